@@ -1,0 +1,34 @@
+#pragma once
+// Shared by the *Bindings.cpp files of the Python extension (never included by libfalcor).
+#include "Core/Properties.h"
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+namespace falcor::python
+{
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+/// Python value -> property value with Falcor's rules (bool before int, vectors of int/uint/
+/// float as arrays, paths as strings); anything else raises naming the key.
+PropertyValue toPropertyValue(const py::handle& obj, const std::string& key);
+/// dict -> Properties (keys converted with str()).
+Properties toProperties(const py::handle& dict);
+py::object fromPropertyValue(const PropertyValue& value);
+py::dict fromProperties(const Properties& props);
+
+/// Vector value types (float3, uint2, ...) are Python classes in falcor.math_types. These convert
+/// between them and the C++ vectors.
+template<typename T, int N>
+vector<T, N> toVector(const py::handle& obj)
+{
+    py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
+    if (py::len(seq) != N)
+        throw py::value_error("expected a sequence of " + std::to_string(N) + " values");
+    vector<T, N> v;
+    for (int i = 0; i < N; ++i)
+        v[i] = seq[i].cast<T>();
+    return v;
+}
+} // namespace falcor::python

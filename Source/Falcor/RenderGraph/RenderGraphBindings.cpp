@@ -1,0 +1,92 @@
+#include "Core/PythonHelpers.h"
+#include "RenderGraph/RenderGraph.h"
+
+namespace falcor::python
+{
+namespace
+{
+RenderContext& defaultContext()
+{
+    static RenderContext context;
+    return context;
+}
+
+/// Binds a method under Falcor's camelCase name and its snake_case name.
+template<typename Class, typename F, typename... Extra>
+void defBoth(Class& cls, const char* camel, const char* snake, F&& f, const Extra&... extra)
+{
+    cls.def(camel, f, extra...);
+    cls.def(snake, std::forward<F>(f), extra...);
+}
+} // namespace
+
+void registerRenderGraphBindings(py::module_& m)
+{
+    py::classh<RenderGraph> graph(m, "RenderGraph");
+    graph.def(py::init<std::string>(), "name"_a = "");
+    graph.def_property("name", &RenderGraph::getName, &RenderGraph::setName);
+
+    auto createPass = [](RenderGraph& g, const std::string& passName, const std::string& passType, const py::object& dict) {
+        return g.createPass(passName, passType, toProperties(dict));
+    };
+    graph.def("createPass", createPass, "passName"_a, "passType"_a, "dict"_a = py::dict());
+    graph.def("create_pass", createPass, "pass_name"_a, "pass_type"_a, "dict"_a = py::dict());
+    graph.def("addPass", &RenderGraph::addPass, "pass_"_a, "name"_a);
+    defBoth(graph, "removePass", "remove_pass", &RenderGraph::removePass, "name"_a);
+    defBoth(graph, "updatePass", "update_pass",
+            [](RenderGraph& g, const std::string& name, const py::object& dict) { g.updatePass(name, toProperties(dict)); }, "name"_a,
+            "dict"_a);
+    defBoth(graph, "addEdge", "add_edge", &RenderGraph::addEdge, "src"_a, "dst"_a);
+    defBoth(graph, "removeEdge", "remove_edge", &RenderGraph::removeEdge, "src"_a, "dst"_a);
+    defBoth(graph, "markOutput", "mark_output", &RenderGraph::markOutput, "name"_a, "mask"_a = TextureChannelFlags::RGB);
+    defBoth(graph, "unmarkOutput", "unmark_output", &RenderGraph::unmarkOutput, "name"_a);
+    defBoth(graph, "getPass", "get_pass", &RenderGraph::getPass, "name"_a);
+    graph.def("__getitem__", &RenderGraph::getPass, "name"_a);
+    graph.def("__contains__", &RenderGraph::hasPass, "name"_a);
+    defBoth(graph, "getOutput", "get_output", &RenderGraph::getOutput, "name"_a);
+    graph.def("print", [](const RenderGraph& g) { py::print(g.toScript()); });
+    graph.def("to_script", &RenderGraph::toScript, "The graph as a Python script (what print() shows).");
+
+    // Extensions: what a user of a CPU engine needs to drive a graph without Mogwai.
+    graph.def_property_readonly("passes", &RenderGraph::getPasses);
+    graph.def_property_readonly("outputs", [](const RenderGraph& g) {
+        py::list l;
+        for (const auto& o : g.getOutputs())
+            l.append(py::make_tuple(o.name(), o.masks));
+        return l;
+    }, "Marked outputs in marking order: (name, [masks]).");
+    graph.def_property_readonly("edges", [](const RenderGraph& g) {
+        py::list l;
+        for (const auto& e : g.getEdges())
+            l.append(py::make_tuple(e.isDataEdge() ? e.srcPass + "." + e.srcField : e.srcPass,
+                                    e.isDataEdge() ? e.dstPass + "." + e.dstField : e.dstPass));
+        return l;
+    });
+    graph.def("get_available_outputs", &RenderGraph::getAvailableOutputs);
+    graph.def("resize", [](RenderGraph& g, uint32_t w, uint32_t h, ResourceFormat f) { g.onResize({w, h}, f); }, "width"_a, "height"_a,
+              "format"_a = ResourceFormat::BGRA8UnormSrgb, "Sets the default texture size and format (the frame buffer's).");
+    graph.def_property_readonly("default_size", [](const RenderGraph& g) { return py::make_tuple(g.getDefaultDims().x(), g.getDefaultDims().y()); });
+    graph.def_property_readonly("default_format", &RenderGraph::getDefaultFormat);
+    graph.def_property_readonly("is_compiled", &RenderGraph::isCompiled);
+    graph.def("compile", [](RenderGraph& g) {
+        py::gil_scoped_release release;
+        g.compile(&defaultContext());
+    });
+    graph.def("execute", [](RenderGraph& g) {
+        py::gil_scoped_release release;
+        g.execute(&defaultContext());
+    }, "Compiles if anything changed, then runs every pass that reaches a marked output.");
+    graph.def_property_readonly("compile_report", [](const RenderGraph& g) {
+        const auto& r = g.getCompileReport();
+        py::dict d;
+        d["execution_order"] = r.executionOrder;
+        d["allocated_bytes"] = r.allocatedBytes;
+        d["unshared_bytes"] = r.unsharedBytes;
+        d["texture_count"] = r.textureCount;
+        d["resource_count"] = r.resourceCount;
+        return d;
+    });
+    graph.def_property_readonly("pass_times", &RenderGraph::getPassTimes, "CPU milliseconds per executed pass in the last execution.");
+    graph.def("__repr__", [](const RenderGraph& g) { return concat("RenderGraph('", g.getName(), "')"); });
+}
+} // namespace falcor::python

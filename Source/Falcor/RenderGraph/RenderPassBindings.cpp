@@ -1,0 +1,213 @@
+#include "Core/PluginRegistry.h"
+#include "Core/PythonHelpers.h"
+#include "RenderGraph/RenderPass.h"
+
+namespace falcor::python
+{
+namespace
+{
+/// A render pass written in Python: subclass `falcor.RenderPass`, implement `reflect` and
+/// `execute` (and optionally `compile`, `get_properties`, `set_scene`), register it with
+/// `falcor.register_render_pass`. Calls from the (GIL-free) executor take the GIL.
+class PyRenderPass : public RenderPass, public py::trampoline_self_life_support
+{
+public:
+    PyRenderPass() = default;
+
+    RenderPassReflection reflect(const CompileData& compileData) override
+    {
+        py::gil_scoped_acquire gil;
+        PYBIND11_OVERRIDE_PURE(RenderPassReflection, RenderPass, reflect, compileData);
+    }
+    void compile(RenderContext* pRenderContext, const CompileData& compileData) override
+    {
+        py::gil_scoped_acquire gil;
+        PYBIND11_OVERRIDE(void, RenderPass, compile, pRenderContext, compileData);
+    }
+    void execute(RenderContext* pRenderContext, const RenderData& renderData) override
+    {
+        py::gil_scoped_acquire gil;
+        try
+        {
+            PYBIND11_OVERRIDE_PURE(void, RenderPass, execute, pRenderContext, renderData);
+        }
+        catch (py::error_already_set& e)
+        {
+            throw RuntimeError(e.what()); // Carried through the executor; re-raised to Python with the pass name.
+        }
+    }
+    Properties getProperties() const override
+    {
+        py::gil_scoped_acquire gil;
+        py::function override = py::get_override(static_cast<const RenderPass*>(this), "get_properties");
+        return override ? toProperties(override()) : Properties{};
+    }
+    const std::string& getType() const override
+    {
+        if (mType.empty())
+        {
+            py::gil_scoped_acquire gil;
+            mType = py::str(py::cast(static_cast<const RenderPass*>(this)).get_type().attr("__name__"));
+        }
+        return mType;
+    }
+    const std::string& getDesc() const override { return mDesc; }
+
+    mutable std::string mType;
+    std::string mDesc;
+};
+
+py::object getScriptAttribute(RenderPass& pass, const std::string& name)
+{
+    const auto& props = pass.getScriptProperties();
+    if (auto it = props.find(name); it != props.end())
+        return fromPropertyValue(it->second.get());
+    const auto& methods = pass.getScriptMethods();
+    if (auto it = methods.find(name); it != methods.end())
+    {
+        auto method = it->second;
+        return py::cpp_function([method, name](py::args args) {
+            PropertyValue::Array a;
+            for (auto arg : args)
+                a.push_back(toPropertyValue(arg, name));
+            return fromPropertyValue(method(a));
+        });
+    }
+    throw py::attribute_error(concat("'", pass.getType(), "' render pass has no attribute '", name, "'"));
+}
+} // namespace
+
+void registerRenderPassBindings(py::module_& m)
+{
+    py::enum_<TextureFilteringMode>(m, "TextureFilteringMode")
+        .value("Point", TextureFilteringMode::Point)
+        .value("Linear", TextureFilteringMode::Linear);
+
+    py::class_<RenderContext>(m, "RenderContext")
+        .def("blit", [](RenderContext& c, const Texture& src, Texture& dst, TextureFilteringMode filter) { c.blit(src, dst, filter); },
+             "src"_a, "dst"_a, "filter"_a = TextureFilteringMode::Linear)
+        .def("copy_resource", &RenderContext::copyResource, "dst"_a, "src"_a)
+        .def("submit", [](RenderContext&, bool) {}, "wait"_a = false, "No-op: CPU work completes synchronously.");
+
+    using Field = RenderPassReflection::Field;
+    py::class_<Field> field(m, "RenderPassReflectionField");
+    py::enum_<Field::Visibility>(field, "Visibility")
+        .value("Undefined", Field::Visibility::Undefined)
+        .value("Input", Field::Visibility::Input)
+        .value("Output", Field::Visibility::Output)
+        .value("InputOutput", Field::Visibility::InputOutput)
+        .value("Internal", Field::Visibility::Internal);
+    py::enum_<Field::Flags>(field, "Flags")
+        .value("None_", Field::Flags::None)
+        .value("Optional", Field::Flags::Optional)
+        .value("Persistent", Field::Flags::Persistent);
+    field.def("format", &Field::format, "format"_a, py::return_value_policy::reference_internal)
+        .def("texture2D", py::overload_cast<uint32_t, uint32_t, uint32_t, uint32_t>(&Field::texture2D), "width"_a = 0, "height"_a = 0,
+             "array_size"_a = 1, "mip_levels"_a = 1, py::return_value_policy::reference_internal)
+        .def("flags", &Field::flags, "flags"_a, py::return_value_policy::reference_internal)
+        .def_property_readonly("name", &Field::getName)
+        .def_property_readonly("desc", &Field::getDesc)
+        .def_property_readonly("visibility", &Field::getVisibility)
+        .def_property_readonly("optional", &Field::isOptional)
+        .def_property_readonly("width", &Field::getWidth)
+        .def_property_readonly("height", &Field::getHeight)
+        .def_property_readonly("resource_format", &Field::getFormat);
+
+    py::class_<RenderPassReflection>(m, "RenderPassReflection")
+        .def(py::init<>())
+        .def("add_input", &RenderPassReflection::addInput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
+        .def("add_output", &RenderPassReflection::addOutput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
+        .def("add_input_output", &RenderPassReflection::addInputOutput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
+        .def("add_internal", &RenderPassReflection::addInternal, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
+        .def("get_field", &RenderPassReflection::getField, "name"_a, py::return_value_policy::reference_internal)
+        .def_property_readonly("fields", &RenderPassReflection::getFields);
+
+    py::class_<RenderPass::CompileData>(m, "CompileData")
+        .def_property_readonly("default_texture_dims", [](const RenderPass::CompileData& d) { return py::make_tuple(d.defaultTexDims.x(), d.defaultTexDims.y()); })
+        .def_readonly("default_texture_format", &RenderPass::CompileData::defaultTexFormat)
+        .def_readonly("connected_resources", &RenderPass::CompileData::connectedResources);
+
+    py::class_<RenderData>(m, "RenderData")
+        .def("__getitem__", [](const RenderData& d, const std::string& name) -> py::object {
+            Texture* t = d.getTexture(name);
+            return t ? py::cast(t->shared_from_this()) : py::none();
+        })
+        .def("get_texture", [](const RenderData& d, const std::string& name) -> py::object {
+            Texture* t = d.getTexture(name);
+            return t ? py::cast(t->shared_from_this()) : py::none();
+        })
+        .def_property_readonly("default_texture_dims", [](const RenderData& d) { return py::make_tuple(d.getDefaultTextureDims().x(), d.getDefaultTextureDims().y()); })
+        .def_property_readonly("default_texture_format", &RenderData::getDefaultTextureFormat);
+
+    py::classh<RenderPass, PyRenderPass> pass(m, "RenderPass", py::dynamic_attr());
+    pass.def(py::init<>())
+        .def_property_readonly("name", &RenderPass::getName)
+        .def_property_readonly("type", &RenderPass::getType)
+        .def_property_readonly("desc", &RenderPass::getDesc)
+        .def_property_readonly("properties", [](const RenderPass& p) { return fromProperties(p.getProperties()); })
+        .def("getDictionary", [](const RenderPass& p) { return fromProperties(p.getProperties()); })
+        .def("get_dictionary", [](const RenderPass& p) { return fromProperties(p.getProperties()); })
+        .def("set_properties", [](RenderPass& p, const py::dict& d) { p.setProperties(toProperties(d)); }, "dict"_a)
+        .def("request_recompile", &RenderPass::requestRecompile)
+        .def("reflect", &RenderPass::reflect, "compile_data"_a)
+        .def("compile", &RenderPass::compile, "render_context"_a, "compile_data"_a)
+        .def("execute", &RenderPass::execute, "render_context"_a, "render_data"_a)
+        .def("__getattr__", [](RenderPass& p, const std::string& name) { return getScriptAttribute(p, name); })
+        .def("__setattr__", [](py::object self, const std::string& name, py::object value) {
+            RenderPass& p = self.cast<RenderPass&>();
+            const auto& props = p.getScriptProperties();
+            auto it = props.find(name);
+            if (it == props.end())
+            {
+                py::module_::import("builtins").attr("object").attr("__setattr__")(self, name, value);
+                return;
+            }
+            FALCOR_CHECK(it->second.set, "Attribute '", name, "' of render pass '", p.getName(), "' (", p.getType(), ") is read-only.");
+            try
+            {
+                it->second.set(toPropertyValue(value, name));
+            }
+            catch (const RuntimeError& e)
+            {
+                throwError("Render pass '", p.getName(), "' (", p.getType(), "): ", e.what());
+            }
+        })
+        .def("__dir__", [](py::object self) {
+            RenderPass& p = self.cast<RenderPass&>();
+            py::list names = py::module_::import("builtins").attr("object").attr("__dir__")(self);
+            for (const auto& [n, _] : p.getScriptProperties())
+                names.append(n);
+            for (const auto& [n, _] : p.getScriptMethods())
+                names.append(n);
+            return names;
+        })
+        .def("__repr__", [](const RenderPass& p) { return concat("<RenderPass '", p.getName(), "' of type ", p.getType(), ">"); });
+
+    m.def("register_render_pass", [](py::object cls, const std::string& type, const std::string& desc) {
+        std::string typeName = type.empty() ? std::string(py::str(cls.attr("__name__"))) : type;
+        // The registry outlives the interpreter: drop the class reference only while Python lives.
+        std::shared_ptr<py::object> holder(new py::object(cls), [](py::object* o) {
+            if (Py_IsInitialized())
+            {
+                py::gil_scoped_acquire gil;
+                delete o;
+            }
+            else
+            {
+                o->release();
+                delete o;
+            }
+        });
+        PluginRegistry::get().registerClass(typeName, desc, [holder, typeName, desc](const Properties& props) {
+            py::gil_scoped_acquire gil;
+            py::object obj = (*holder)(fromProperties(props));
+            auto pass = obj.cast<std::shared_ptr<RenderPass>>();
+            if (auto* py = dynamic_cast<PyRenderPass*>(pass.get()))
+                py->mType = typeName, py->mDesc = desc;
+            return pass;
+        });
+    }, "cls"_a, "type"_a = "", "desc"_a = "",
+          "Registers a Python subclass of RenderPass under a type name usable with createPass. "
+          "The class is called with the properties dict.");
+}
+} // namespace falcor::python

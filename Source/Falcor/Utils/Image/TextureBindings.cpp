@@ -1,0 +1,223 @@
+#include "Core/PythonHelpers.h"
+#include "Utils/Image/Texture.h"
+#include <pybind11/numpy.h>
+#include <cstring>
+
+namespace falcor::python
+{
+namespace
+{
+/// Element type of a format whose channels are whole, equal-sized, addressable numbers.
+struct ElementType
+{
+    char code;      ///< numpy kind: 'f', 'u', 'i'
+    uint32_t bytes; ///< per channel
+};
+
+/// Natural element type of a format for views: floats, unsigned (unorm, srgb, uint) or signed
+/// (snorm, sint) integers; packed formats view as one unsigned word per texel.
+ElementType viewElementType(ResourceFormat f)
+{
+    const FormatDesc& d = getFormatDesc(f);
+    if (!hasUniformChannels(f))
+        return {'u', d.bytesPerTexel};
+    uint32_t bytes = d.bitsPerChannel[0] / 8;
+    switch (d.type)
+    {
+    case FormatType::Float: return {'f', bytes};
+    case FormatType::Snorm:
+    case FormatType::Sint: return {'i', bytes};
+    default: return {'u', bytes};
+    }
+}
+
+uint32_t viewChannels(ResourceFormat f) { return hasUniformChannels(f) ? getFormatChannelCount(f) : 1; }
+
+std::string bufferFormat(ElementType e)
+{
+    switch (e.code)
+    {
+    case 'f': return e.bytes == 2 ? "e" : e.bytes == 4 ? "f" : "d";
+    case 'i': return e.bytes == 1 ? "b" : e.bytes == 2 ? "h" : e.bytes == 4 ? "i" : "q";
+    default: return e.bytes == 1 ? "B" : e.bytes == 2 ? "H" : e.bytes == 4 ? "I" : "Q";
+    }
+}
+
+/// Shape as Falcor's to_numpy gives it: [depth?, height?, width, channels?] with size-1 dims dropped.
+std::vector<py::ssize_t> falcorShape(const Texture& t, uint32_t mip, uint32_t channels)
+{
+    std::vector<py::ssize_t> shape;
+    if (t.getDepth(mip) > 1)
+        shape.push_back(t.getDepth(mip));
+    if (t.getHeight(mip) > 1)
+        shape.push_back(t.getHeight(mip));
+    shape.push_back(t.getWidth(mip));
+    if (channels > 1)
+        shape.push_back(channels);
+    return shape;
+}
+
+void checkSubresource(const Texture& t, uint32_t mip, uint32_t slice)
+{
+    FALCOR_CHECK(mip < t.getMipCount(), "Mip level ", mip, " is out of range (texture has ", t.getMipCount(), ").");
+    FALCOR_CHECK(slice < t.getArraySize(), "Array slice ", slice, " is out of range (texture has ", t.getArraySize(), ").");
+}
+
+/// Falcor's rule: typed only for Float/Uint/Sint formats with equal 8/16/32/64-bit channels;
+/// every other format reads back as a flat array of raw bytes.
+bool falcorTypedReadback(ResourceFormat f)
+{
+    FormatType t = getFormatType(f);
+    return hasUniformChannels(f) && (t == FormatType::Float || t == FormatType::Uint || t == FormatType::Sint);
+}
+
+py::array toNumpy(const std::shared_ptr<Texture>& t, uint32_t mip, uint32_t slice)
+{
+    checkSubresource(*t, mip, slice);
+    const uint8_t* src = t->data(mip, slice);
+    size_t size = t->getSubresourceSize(mip);
+    if (!falcorTypedReadback(t->getFormat()))
+    {
+        py::array_t<uint8_t> a{py::ssize_t(size)};
+        std::memcpy(a.mutable_data(), src, size);
+        return a;
+    }
+    ElementType e = viewElementType(t->getFormat());
+    py::array a(py::dtype(bufferFormat(e)), falcorShape(*t, mip, getFormatChannelCount(t->getFormat())));
+    std::memcpy(a.mutable_data(), src, size);
+    return a;
+}
+
+void fromNumpy(const std::shared_ptr<Texture>& t, const py::buffer& data, uint32_t mip, uint32_t slice)
+{
+    checkSubresource(*t, mip, slice);
+    py::buffer_info info = data.request();
+    size_t bytes = size_t(info.size) * size_t(info.itemsize);
+    FALCOR_CHECK(bytes == t->getSubresourceSize(mip), "from_numpy: data has ", bytes, " bytes but the subresource of texture '",
+                 t->getName(), "' (", to_string(t->getFormat()), ", ", t->getWidth(mip), "x", t->getHeight(mip), ") needs ",
+                 t->getSubresourceSize(mip), ".");
+    py::array contiguous = py::array::ensure(data, py::array::c_style);
+    FALCOR_CHECK(contiguous, "from_numpy: data must be convertible to a C-contiguous array.");
+    std::memcpy(t->data(mip, slice), contiguous.data(), bytes);
+}
+
+/// Zero-copy view of mip 0 / slice 0 with its natural shape (H, W, C) and element type.
+py::buffer_info bufferView(Texture& t)
+{
+    ElementType e = viewElementType(t.getFormat());
+    uint32_t channels = viewChannels(t.getFormat());
+    std::vector<py::ssize_t> shape, strides;
+    if (t.getDepth() > 1)
+        shape.push_back(t.getDepth()), strides.push_back(py::ssize_t(t.getRowPitch() * t.getHeight()));
+    shape.push_back(t.getHeight()), strides.push_back(py::ssize_t(t.getRowPitch()));
+    shape.push_back(t.getWidth()), strides.push_back(t.getBytesPerTexel());
+    if (channels > 1)
+        shape.push_back(channels), strides.push_back(e.bytes);
+    return py::buffer_info(t.data(), e.bytes, bufferFormat(e), py::ssize_t(shape.size()), shape, strides);
+}
+
+// ---- DLPack (the ABI of dlpack.h v0.8; we declare the structs ourselves) -------------------
+struct DLDevice
+{
+    int32_t device_type; // kDLCPU = 1
+    int32_t device_id;
+};
+struct DLDataType
+{
+    uint8_t code; // kDLInt = 0, kDLUInt = 1, kDLFloat = 2
+    uint8_t bits;
+    uint16_t lanes;
+};
+struct DLTensor
+{
+    void* data;
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t* shape;
+    int64_t* strides;
+    uint64_t byte_offset;
+};
+struct DLManagedTensor
+{
+    DLTensor dl_tensor;
+    void* manager_ctx;
+    void (*deleter)(DLManagedTensor*);
+};
+
+struct DLPackContext
+{
+    std::shared_ptr<Texture> texture; // Keeps the memory alive while the consumer uses it.
+    std::vector<int64_t> shape, strides;
+    DLManagedTensor managed;
+};
+
+py::capsule toDLPack(const std::shared_ptr<Texture>& t)
+{
+    auto* ctx = new DLPackContext{t, {}, {}, {}};
+    py::buffer_info view = bufferView(*t);
+    ElementType e = viewElementType(t->getFormat());
+    for (size_t i = 0; i < view.shape.size(); ++i)
+    {
+        ctx->shape.push_back(view.shape[i]);
+        ctx->strides.push_back(view.strides[i] / int64_t(e.bytes)); // DLPack strides count elements
+    }
+    uint8_t code = e.code == 'f' ? 2 : e.code == 'i' ? 0 : 1;
+    ctx->managed.dl_tensor = {t->data(), {1, 0}, int32_t(ctx->shape.size()), {code, uint8_t(e.bytes * 8), 1},
+                              ctx->shape.data(), ctx->strides.data(), 0};
+    ctx->managed.manager_ctx = ctx;
+    ctx->managed.deleter = [](DLManagedTensor* m) { delete static_cast<DLPackContext*>(m->manager_ctx); };
+    // A consumer renames the capsule to "used_dltensor" and takes over the deleter; otherwise we free.
+    return py::capsule(&ctx->managed, "dltensor", [](PyObject* cap) {
+        if (PyCapsule_IsValid(cap, "dltensor"))
+        {
+            auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
+            m->deleter(m);
+        }
+    });
+}
+} // namespace
+
+void registerTextureBindings(py::module_& m)
+{
+    py::enum_<ResourceFormat> format(m, "ResourceFormat");
+    for (const auto& [value, name] : enumItems(ResourceFormat{}))
+        format.value(name.c_str(), value);
+
+    py::enum_<TextureChannelFlags>(m, "TextureChannelFlags")
+        .value("None_", TextureChannelFlags::None)
+        .value("Red", TextureChannelFlags::Red)
+        .value("Green", TextureChannelFlags::Green)
+        .value("Blue", TextureChannelFlags::Blue)
+        .value("Alpha", TextureChannelFlags::Alpha)
+        .value("RGB", TextureChannelFlags::RGB)
+        .value("RGBA", TextureChannelFlags::RGBA);
+
+    py::classh<Texture> texture(m, "Texture", py::buffer_protocol(),
+                                "A texture in CPU memory. `np.asarray(tex)` is a zero-copy (H, W, C) view of mip 0; "
+                                "`to_numpy()` copies with Falcor's shapes; `torch.from_dlpack(tex)` shares memory.");
+    texture.def(py::init([](uint32_t width, uint32_t height, ResourceFormat format, uint32_t arraySize, uint32_t mipLevels) {
+                    return Texture::create(width, height, format, arraySize, mipLevels);
+                }),
+                "width"_a, "height"_a, "format"_a = ResourceFormat::RGBA32Float, "array_size"_a = 1, "mip_levels"_a = 1);
+    texture.def_property_readonly("format", &Texture::getFormat);
+    texture.def_property_readonly("width", [](const Texture& t) { return t.getWidth(); });
+    texture.def_property_readonly("height", [](const Texture& t) { return t.getHeight(); });
+    texture.def_property_readonly("depth", [](const Texture& t) { return t.getDepth(); });
+    texture.def_property_readonly("mip_count", &Texture::getMipCount);
+    texture.def_property_readonly("array_size", &Texture::getArraySize);
+    texture.def_property_readonly("sample_count", [](const Texture&) { return 1; });
+    texture.def_property_readonly("name", &Texture::getName);
+    texture.def_property_readonly("size_in_bytes", &Texture::getSizeInBytes);
+    texture.def("to_numpy", &toNumpy, "mip_level"_a = 0, "array_slice"_a = 0);
+    texture.def("from_numpy", &fromNumpy, "data"_a, "mip_level"_a = 0, "array_slice"_a = 0);
+    texture.def("generate_mips", &Texture::generateMips);
+    texture.def_buffer(&bufferView);
+    texture.def("__dlpack__", [](const std::shared_ptr<Texture>& t, py::kwargs) { return toDLPack(t); });
+    texture.def("__dlpack_device__", [](const Texture&) { return py::make_tuple(1, 0); });
+    texture.def("__repr__", [](const Texture& t) {
+        return concat("Texture(name='", t.getName(), "', width=", t.getWidth(), ", height=", t.getHeight(), ", format=",
+                      to_string(t.getFormat()), ")");
+    });
+}
+} // namespace falcor::python

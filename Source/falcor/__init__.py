@@ -1,0 +1,1 @@
+from .falcor_ext import *
