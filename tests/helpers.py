@@ -1,0 +1,85 @@
+"""Shared test utilities: feed numpy images into a graph and read pass outputs back."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+import falcor
+
+_FORMATS = {
+    (np.dtype(np.float32), 1): falcor.ResourceFormat.R32Float,
+    (np.dtype(np.float32), 2): falcor.ResourceFormat.RG32Float,
+    (np.dtype(np.float32), 4): falcor.ResourceFormat.RGBA32Float,
+    (np.dtype(np.uint32), 1): falcor.ResourceFormat.R32Uint,
+    (np.dtype(np.uint32), 4): falcor.ResourceFormat.RGBA32Uint,
+    (np.dtype(np.uint8), 1): falcor.ResourceFormat.R8Uint,
+    (np.dtype(np.int32), 1): falcor.ResourceFormat.R32Int,
+}
+
+
+class ArraySource(falcor.RenderPass):
+    """Outputs a fixed numpy image (H, W, C) on `out`. Images are keyed by the `key` property."""
+
+    images: dict[str, np.ndarray] = {}
+
+    def __init__(self, props):
+        super().__init__()
+        self.key = props["key"]
+        self.format = props.get("format")
+
+    def reflect(self, compile_data):
+        img = self.images[self.key]
+        h, w = img.shape[:2]
+        channels = img.shape[2] if img.ndim == 3 else 1
+        fmt = getattr(falcor.ResourceFormat, self.format) if self.format else _FORMATS[(img.dtype, channels)]
+        r = falcor.RenderPassReflection()
+        r.add_output("out", "image").format(fmt).texture2D(w, h)
+        return r
+
+    def execute(self, render_context, render_data):
+        out = render_data["out"]
+        img = self.images[self.key]
+        if self.format:
+            out.from_numpy(np.ascontiguousarray(img))
+        else:
+            np.asarray(out)[...] = img.reshape(np.asarray(out).shape)
+
+    def get_properties(self):
+        return {"key": self.key}
+
+
+falcor.register_render_pass(ArraySource, "ArraySource", "Test source of numpy images")
+_keys = itertools.count()
+
+
+def run_pass(pass_type: str, props: dict, inputs: dict[str, np.ndarray], outputs: list[str], size=None,
+             frames: int = 1, input_formats: dict[str, str] | None = None) -> dict[str, np.ndarray]:
+    """Runs one pass over numpy inputs for `frames` frames; returns its outputs as float arrays.
+
+    `size` (w, h) is the graph's default size (defaults to the first input's size).
+    `input_formats` optionally names the ResourceFormat an input is stored in (data given raw).
+    """
+    g = falcor.RenderGraph("test")
+    g.create_pass("P", pass_type, props)
+    for field, img in inputs.items():
+        key = f"img{next(_keys)}"
+        ArraySource.images[key] = img
+        fmt = (input_formats or {}).get(field)
+        g.create_pass(f"Src_{field}", "ArraySource", {"key": key, **({"format": fmt} if fmt else {})})
+        g.add_edge(f"Src_{field}.out", f"P.{field}")
+    if size is None:
+        first = next(iter(inputs.values()), None)
+        size = (first.shape[1], first.shape[0]) if first is not None else (16, 16)
+    g.resize(size[0], size[1])
+    for o in outputs:
+        g.mark_output(f"P.{o}")
+    for _ in range(frames):
+        g.execute()
+    return {o: read_texture(g.get_output(f"P.{o}")) for o in outputs}
+
+
+def read_texture(tex) -> np.ndarray:
+    """Texture contents as an array of shape (H, W, C) in its natural element type."""
+    a = np.array(tex, copy=True)
+    return a if a.ndim == 3 else a[..., None]
