@@ -3,8 +3,29 @@
 `from falcor import *` gives what Falcor's render scripts and pyscenes expect. Importing the
 package loads every render pass plugin (logging `Loaded N plugin(s) in Ts`, as Falcor does).
 """
-from .falcor_ext import *  # noqa: F401,F403
 from . import falcor_ext
+from .falcor_ext import *  # noqa: F401,F403
+from .falcor_ext import RenderGraph as _RenderGraph
 from . import image_io as _image_io  # installs the Pillow/OpenEXR image reader  # noqa: F401
+from .math_types import *  # noqa: F401,F403
+from .math_types import __all__ as _math_names
+from .clock import Clock
+from .profiler import Profiler
+from .frame_capture import FrameCapture, TimingCapture
+from .renderer import Renderer, Settings
+from .testbed import Buffer, Device, DeviceType, MemoryType, ResourceBindFlags, SceneBuilderFlags, Testbed
+from . import scripting as _scripting
+
+__version__ = "0.1.0"
+
+_RenderGraph.createFromFile = staticmethod(_scripting.create_graph_from_file)
+_RenderGraph.create_from_file = staticmethod(_scripting.create_graph_from_file)
+
+_active_renderer = None  # the Mogwai Renderer whose script context is running, if any
+
+__all__ = [n for n in dir(falcor_ext) if not n.startswith("_")] + list(_math_names) + [
+    "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings",
+    "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "SceneBuilderFlags", "Testbed",
+]
 
 falcor_ext.load_all_plugins()

@@ -1,4 +1,5 @@
 #include "Core/PythonHelpers.h"
+#include "Core/PluginRegistry.h"
 #include "RenderGraph/RenderGraph.h"
 
 namespace falcor::python
@@ -22,6 +23,11 @@ void defBoth(Class& cls, const char* camel, const char* snake, F&& f, const Extr
 
 void registerRenderGraphBindings(py::module_& m)
 {
+    // Falcor allows this only inside Mogwai or a graph file; here it works anywhere (extension).
+    m.def("createPass", [](const std::string& type, const py::object& dict) {
+        return PluginRegistry::get().createRenderPass(type, toProperties(dict));
+    }, "type"_a, "dict"_a = py::dict(), "Creates a render pass of a registered type (not added to any graph).");
+
     py::classh<RenderGraph> graph(m, "RenderGraph");
     graph.def(py::init<std::string>(), "name"_a = "");
     graph.def_property("name", &RenderGraph::getName, &RenderGraph::setName);

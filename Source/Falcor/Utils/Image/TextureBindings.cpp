@@ -184,6 +184,19 @@ void registerTextureBindings(py::module_& m)
     for (const auto& [value, name] : enumItems(ResourceFormat{}))
         format.value(name.c_str(), value);
 
+    m.def("get_format_desc", [](ResourceFormat f) {
+        const FormatDesc& d = getFormatDesc(f);
+        static const char* types[] = {"Unknown", "Float", "Unorm", "UnormSrgb", "Snorm", "Uint", "Sint"};
+        py::dict r;
+        r["name"] = d.name;
+        r["bytes_per_texel"] = d.bytesPerTexel;
+        r["channel_count"] = d.channelCount;
+        r["type"] = types[int(d.type)];
+        r["bits_per_channel"] = std::vector<uint32_t>(d.bitsPerChannel, d.bitsPerChannel + d.channelCount);
+        r["bgr"] = d.bgr;
+        return r;
+    }, "format"_a, "Layout facts of a ResourceFormat: type ('Float', 'Unorm', 'UnormSrgb', 'Snorm', 'Uint', 'Sint'), channels, bits.");
+
     py::enum_<TextureChannelFlags>(m, "TextureChannelFlags")
         .value("None_", TextureChannelFlags::None)
         .value("Red", TextureChannelFlags::Red)
@@ -212,6 +225,15 @@ void registerTextureBindings(py::module_& m)
     texture.def("to_numpy", &toNumpy, "mip_level"_a = 0, "array_slice"_a = 0);
     texture.def("from_numpy", &fromNumpy, "data"_a, "mip_level"_a = 0, "array_slice"_a = 0);
     texture.def("generate_mips", &Texture::generateMips);
+    texture.def("to_float32", [](const Texture& t, uint32_t mip, uint32_t slice) {
+        checkSubresource(t, mip, slice);
+        py::array_t<float> a({py::ssize_t(t.getHeight(mip)), py::ssize_t(t.getWidth(mip)), py::ssize_t(4)});
+        auto* out = reinterpret_cast<float4*>(a.mutable_data());
+        for (uint32_t y = 0; y < t.getHeight(mip); ++y)
+            t.loadRow(y, out + size_t(y) * t.getWidth(mip), mip, slice);
+        return a;
+    }, "mip_level"_a = 0, "array_slice"_a = 0,
+                "Decoded texels as float32 (H, W, 4): unorm scaled to [0,1], sRGB linearized, missing channels 0, alpha 1.");
     texture.def_buffer(&bufferView);
     texture.def("__dlpack__", [](const std::shared_ptr<Texture>& t, py::kwargs) { return toDLPack(t); });
     texture.def("__dlpack_device__", [](const Texture&) { return py::make_tuple(1, 0); });

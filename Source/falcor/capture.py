@@ -1,0 +1,154 @@
+"""Writing graph outputs to files, as Mogwai's FrameCapture and Testbed.capture_output do.
+
+File names: `<outputDir>/<baseFilename>.<Pass>.<field>.<frame>[<suffix>].<ext>` with suffix
+`.RGBA`, `.R`, `.G`, `.B`, `.A` for the non-RGB channel masks. Extension: `exr` when the
+(channel-extracted) format is a float format or has 16/32-bit integer channels, else `png`.
+EXR files hold half floats (as Falcor's FreeImage writer stores them); PNGs are 8-bit.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from . import image_io
+from .falcor_ext import Logger, TextureChannelFlags, get_format_desc
+
+_SINGLE = {
+    TextureChannelFlags.Red: (0, ".R"),
+    TextureChannelFlags.Green: (1, ".G"),
+    TextureChannelFlags.Blue: (2, ".B"),
+    TextureChannelFlags.Alpha: (3, ".A"),
+}
+
+
+def mask_suffix(mask) -> str | None:
+    """File-name suffix of a channel mask; None for masks Falcor can't capture."""
+    if mask == TextureChannelFlags.RGB:
+        return ""
+    if mask == TextureChannelFlags.RGBA:
+        return ".RGBA"
+    if mask in _SINGLE:
+        return _SINGLE[mask][1]
+    return None
+
+
+def _is_exr(fmt_type: str, bits: int) -> bool:
+    return fmt_type == "Float" or (fmt_type in ("Uint", "Sint") and bits >= 16)
+
+
+def prepare_output(tex, mask) -> tuple[np.ndarray, str] | None:
+    """Pixels to write for one marked output and mask, and the file extension ('png' | 'exr').
+
+    Returns None (after a warning) for masks Falcor does not capture.
+    """
+    desc = get_format_desc(tex.format)
+    fmt_type, bits = desc["type"], max(desc["bits_per_channel"])
+    if mask in _SINGLE:
+        # Falcor first copies the channel into a single-channel texture of the same kind.
+        channel = _SINGLE[mask][0]
+        if _is_exr(fmt_type, bits):
+            values = _decoded(tex, fmt_type)[..., channel]
+            rgb = np.zeros(values.shape + (3,), np.float32)
+            rgb[..., 0] = values
+            return rgb, "exr"
+        return _to_png_channel(tex, fmt_type, channel), "png"
+    if mask not in (TextureChannelFlags.RGB, TextureChannelFlags.RGBA):
+        Logger.log(Logger.Level.Warning, f"Frame capture: channel mask {mask} is not supported; output skipped.")
+        return None
+    channels = 4 if mask == TextureChannelFlags.RGBA else 3
+    if _is_exr(fmt_type, bits):
+        return np.ascontiguousarray(_decoded(tex, fmt_type)[..., :channels]), "exr"
+    return _to_png(tex, fmt_type, desc, channels), "png"
+
+
+def _decoded(tex, fmt_type: str) -> np.ndarray:
+    """Float32 (H, W, 4). Integer formats convert numerically (missing channels 0, alpha 1)."""
+    return tex.to_float32()
+
+
+def _unorm8(values: np.ndarray) -> np.ndarray:
+    return np.clip(np.rint(np.nan_to_num(values) * 255.0), 0, 255).astype(np.uint8)
+
+
+def _to_png(tex, fmt_type: str, desc: dict, channels: int) -> np.ndarray:
+    count = desc["channel_count"]
+    if fmt_type in ("Unorm", "UnormSrgb") and max(desc["bits_per_channel"]) == 8 and desc["bytes_per_texel"] == count:
+        raw = np.asarray(tex)
+        raw = raw.reshape(raw.shape[0], raw.shape[1], -1)
+        if desc["bgr"]:
+            raw = raw[..., [2, 1, 0, 3]]
+        pixels = raw  # stored (sRGB-encoded where the format is) bytes, as the GPU holds them
+    elif fmt_type in ("Uint", "Sint"):
+        pixels = np.clip(tex.to_float32(), 0, 255).astype(np.uint8)
+    else:
+        values = tex.to_float32()
+        if fmt_type == "Snorm":
+            values = values * 0.5 + 0.5
+        if fmt_type == "UnormSrgb":
+            values = _linear_to_srgb(values)
+        pixels = _unorm8(values)
+    return _shape_channels(pixels, count, channels)
+
+
+def _to_png_channel(tex, fmt_type: str, channel: int) -> np.ndarray:
+    values = tex.to_float32()[..., channel]
+    if fmt_type in ("Uint", "Sint"):
+        return np.clip(values, 0, 255).astype(np.uint8)[..., None]
+    if fmt_type == "Snorm":
+        values = values * 0.5 + 0.5
+    return _unorm8(values)[..., None]
+
+
+def _linear_to_srgb(v: np.ndarray) -> np.ndarray:
+    v = np.clip(v, 0.0, None)
+    return np.where(v <= 0.0031308, v * 12.92, 1.055 * np.power(v, 1 / 2.4) - 0.055)
+
+
+def _shape_channels(pixels: np.ndarray, count: int, channels: int) -> np.ndarray:
+    """(H, W, 4) texels of a `count`-channel format -> the channels a PNG of this mask holds."""
+    if count == 1:
+        return np.ascontiguousarray(pixels[..., :1])
+    out = pixels[..., :channels].copy()
+    if count == 2:
+        out[..., 2] = 0
+    if channels == 4 and count < 4:
+        out[..., 3] = 255
+    return out
+
+
+def write_output(path: Path, pixels: np.ndarray, ext: str) -> None:
+    if ext == "exr":
+        image_io.write_exr(path, pixels)
+    else:
+        image_io.write_png(path, pixels)
+
+
+class AsyncWriter:
+    """Writes captured images on a background thread so file encoding overlaps the next frame.
+    Errors surface on the next `submit`/`flush`."""
+
+    def __init__(self):
+        self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="falcor-capture")
+        self._pending: list[concurrent.futures.Future] = []
+        self._lock = threading.Lock()
+
+    def submit(self, path: Path, pixels: np.ndarray, ext: str) -> None:
+        self._raise_finished_errors()
+        with self._lock:
+            self._pending.append(self._executor.submit(write_output, path, pixels, ext))
+
+    def flush(self) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for f in pending:
+            f.result()
+
+    def _raise_finished_errors(self):
+        with self._lock:
+            done = [f for f in self._pending if f.done()]
+            self._pending = [f for f in self._pending if not f.done()]
+        for f in done:
+            f.result()

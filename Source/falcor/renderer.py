@@ -1,0 +1,212 @@
+"""Mogwai's `Renderer` (the global `m` of render scripts) and the render-script context.
+
+One frame (`renderFrame`), as Mogwai runs it: exit check -> clock tick -> frame-capture and
+timing hooks -> scene update -> execute the active graph -> scheduled captures -> profiler.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from . import falcor_ext as _ext
+from .clock import Clock
+from .frame_capture import FrameCapture, TimingCapture
+from .profiler import Profiler
+
+_CLEAR_COLOR = (0.38, 0.52, 0.10, 1.0)
+
+
+class Settings:
+    """Global / per-scene settings: options (dict) and filtered attributes."""
+
+    def __init__(self):
+        self.options: dict = {}
+        self.filtered_attributes: list = []
+
+    def addOptions(self, options: dict | None = None):
+        _merge(self.options, options or {})
+
+    def addFilteredAttributes(self, attributes):
+        self.filtered_attributes.extend(attributes if isinstance(attributes, list) else [attributes])
+
+    def clearOptions(self):
+        self.options.clear()
+
+    def clearFilteredAttributes(self):
+        self.filtered_attributes.clear()
+
+
+def _merge(dst: dict, src: dict):
+    for k, v in src.items():
+        if isinstance(v, dict) and isinstance(dst.get(k), dict):
+            _merge(dst[k], v)
+        else:
+            dst[k] = v
+
+
+class Renderer:
+    def __init__(self, width: int = 1920, height: int = 1080):
+        self._graphs: list = []
+        self._active = 0
+        self._main_outputs: dict[str, str] = {}  # graph name -> first marked output when added
+        self._fb_size = (int(width), int(height))
+        self._fb_format = _ext.ResourceFormat.BGRA8UnormSrgb
+        self._scene = None
+        self._settings = Settings()
+        self.clock = Clock()
+        self.profiler = Profiler()
+        self.frameCapture = FrameCapture(self)
+        self.timingCapture = TimingCapture()
+        self.ui = True
+        self.keyCallback = None
+        self.sceneUpdateCallback = None
+        self.scene_build_flags = 0  # --use-cache / --rebuild-cache
+        self.shutdown_requested = False
+        self.exit_code = 0
+        self.frames_rendered = 0
+        self.script_globals: dict | None = None  # the shared render-script context
+
+    # ---- graphs ----
+    @property
+    def activeGraph(self):
+        return self._graphs[self._active] if self._graphs else None
+
+    def addGraph(self, graph):
+        if graph is None:
+            raise _ext.RuntimeError("Can't add an empty graph")
+        graph.resize(*self._fb_size, self._fb_format)
+        for i, g in enumerate(self._graphs):
+            if g.name == graph.name:
+                _ext.Logger.log(_ext.Logger.Level.Warning,
+                                f"Replacing existing graph \"{graph.name}\" with new graph.")
+                self._graphs[i] = graph
+                self._record_main_output(graph)
+                return
+        self._graphs.append(graph)
+        self._record_main_output(graph)
+
+    def _record_main_output(self, graph):
+        outputs = graph.outputs
+        self._main_outputs[graph.name] = outputs[0][0] if outputs else ""
+
+    def setActiveGraph(self, graph):
+        if all(g is not graph for g in self._graphs):
+            self.addGraph(graph)
+        self._active = next(i for i, g in enumerate(self._graphs) if g is graph or g.name == graph.name)
+
+    def removeGraph(self, graph):
+        name = graph if isinstance(graph, str) else graph.name
+        index = next((i for i, g in enumerate(self._graphs) if g.name == name), None)
+        if index is None:
+            raise _ext.RuntimeError(f"Can't find a graph named '{name}'. There's nothing to remove.")
+        del self._graphs[index]
+        self._main_outputs.pop(name, None)
+        if self._active >= index and self._active > 0:
+            self._active -= 1
+
+    def getGraph(self, name: str):
+        return next((g for g in self._graphs if g.name == name), None)
+
+    @property
+    def graphs(self) -> list:
+        """Extension: every graph added, in order."""
+        return list(self._graphs)
+
+    # ---- frame buffer ----
+    def resizeFrameBuffer(self, width: int, height: int, /):
+        if int(width) <= 0 or int(height) <= 0:
+            raise _ext.RuntimeError(f"Invalid frame buffer size {width}x{height}.")
+        self._fb_size = (int(width), int(height))
+        for g in self._graphs:
+            g.resize(*self._fb_size, self._fb_format)
+
+    resizeSwapChain = resizeFrameBuffer
+
+    @property
+    def frame_buffer_size(self) -> tuple[int, int]:
+        """Extension: (width, height) of the target frame buffer."""
+        return self._fb_size
+
+    def frame_buffer(self):
+        """Extension: the frame buffer as Mogwai would present it (BGRA8UnormSrgb): the active
+        graph's main output blitted over the clear color. Made on demand (Mogwai blits each frame)."""
+        fb = _ext.Texture(*self._fb_size, self._fb_format)
+        import numpy as np
+        np.asarray(fb)[...] = np.asarray([round(255 * _srgb(c)) for c in _CLEAR_COLOR[2::-1]] + [255], np.uint8)
+        graph = self.activeGraph
+        main = self._main_outputs.get(graph.name) if graph is not None else None
+        if main and graph.is_compiled:
+            _ext.RenderContext().blit(graph.get_output(main), fb)
+        return fb
+
+    # ---- scenes (the scene system comes with .pyscene support) ----
+    @property
+    def scene(self):
+        return self._scene
+
+    def loadScene(self, path, buildFlags=None):
+        raise _ext.RuntimeError(f"Failed to load scene '{path}': scene loading is not available in this build yet.")
+
+    def unloadScene(self):
+        self._scene = None
+        for g in self._graphs:
+            g.resize(*self._fb_size, self._fb_format)
+        self.clock.set_time_immediately(0.0)
+
+    # ---- settings ----
+    def getSettings(self) -> Settings:
+        return self._settings
+
+    def addOptions(self, options: dict | None = None):
+        self._settings.addOptions(options)
+
+    def addFilteredAttributes(self, attributes):
+        self._settings.addFilteredAttributes(attributes)
+
+    def clearOptions(self):
+        self._settings.clearOptions()
+
+    def clearFilteredAttributes(self):
+        self._settings.clearFilteredAttributes()
+
+    # ---- frames ----
+    def request_exit(self, code: int = 0):
+        self.shutdown_requested = True
+        self.exit_code = int(code)
+
+    def renderFrame(self):
+        if self.clock.should_exit():
+            self.shutdown_requested = True
+        self.clock.tick()
+        self.timingCapture.begin_frame(time.perf_counter())
+        graph = self.activeGraph
+        if self.sceneUpdateCallback is not None:
+            self.sceneUpdateCallback(self._scene, self.clock.time)
+        if graph is not None:
+            start = time.perf_counter()
+            graph.execute()
+            for pass_name, ms in graph.pass_times:
+                self.profiler.record(f"/onFrameRender/RenderGraphExe::execute()/{pass_name}", ms)
+            self.profiler.record("/onFrameRender/RenderGraphExe::execute()", (time.perf_counter() - start) * 1000.0)
+            self.frameCapture.end_frame(graph)
+        self.profiler.end_frame()
+        self.frames_rendered += 1
+
+    # ---- scripts ----
+    def script(self, path):
+        """Runs a render script in the shared script context (its folder searched first for assets)."""
+        from .scripting import run_script
+
+        run_script(self, path)
+
+    def saveConfig(self, path):
+        from .scripting import config_script
+        from .image_io import _atomic_write
+
+        text = config_script(self)
+        _atomic_write(Path(os.fspath(path)), lambda tmp: Path(tmp).write_text(text))
+
+
+def _srgb(v: float) -> float:
+    return v * 12.92 if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055

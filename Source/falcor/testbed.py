@@ -1,0 +1,251 @@
+"""Falcor 8's standalone entry points: `Testbed` (a frame loop without Mogwai) and `Device`.
+
+There is no GPU: the device is the CPU, textures and buffers live in host memory, and the
+GPU-only arguments (device type, GPU index, debug layers, windows) are accepted and ignored with
+a one-time note.
+"""
+from __future__ import annotations
+
+import enum
+import os
+from pathlib import Path
+
+import numpy as np
+
+from . import capture
+from . import falcor_ext as _ext
+from .clock import Clock
+from .profiler import Profiler
+
+
+class DeviceType(enum.Enum):
+    Default = 0
+    D3D12 = 1
+    Vulkan = 2
+
+
+class MemoryType(enum.Enum):
+    DeviceLocal = 0
+    Upload = 1
+    ReadBack = 2
+
+
+class ResourceBindFlags(enum.IntFlag):
+    None_ = 0x0
+    Vertex = 0x1
+    Index = 0x2
+    Constant = 0x4
+    StreamOutput = 0x8
+    ShaderResource = 0x10
+    UnorderedAccess = 0x20
+    RenderTarget = 0x40
+    DepthStencil = 0x80
+    IndirectArg = 0x100
+    Shared = 0x200
+    AccelerationStructure = 0x80000000
+
+
+def _note_ignored(what: str):
+    _ext.Logger.log_once(_ext.Logger.Level.Info, f"{what} has no effect on the CPU engine; ignored.")
+
+
+class SceneBuilderFlags(enum.IntFlag):
+    """Scene build flags (values as in Falcor); `|` and `&` combine them."""
+
+    Default = 0x0
+    DontMergeMaterials = 0x1
+    UseOriginalTangentSpace = 0x2
+    AssumeLinearSpaceTextures = 0x4
+    DontMergeMeshes = 0x8
+    UseSpecGlossMaterials = 0x10
+    UseMetalRoughMaterials = 0x20
+    NonIndexedVertices = 0x40
+    Force32BitIndices = 0x80
+    RTDontMergeStatic = 0x100
+    RTDontMergeDynamic = 0x200
+    RTDontMergeInstanced = 0x400
+    FlattenStaticMeshInstances = 0x800
+    DontOptimizeGraph = 0x1000
+    DontOptimizeMaterials = 0x2000
+    DontUseDisplacement = 0x4000
+    UseCompressedHitInfo = 0x8000
+    TessellateCurvesIntoPolyTubes = 0x10000
+    UseCache = 0x10000000
+    RebuildCache = 0x20000000
+
+
+class Buffer:
+    """A buffer in host memory: raw bytes, typed (a ResourceFormat per element) or structured."""
+
+    def __init__(self, size: int, format=None, element_count: int = 0, struct_size: int = 0,
+                 memory_type=MemoryType.DeviceLocal):
+        self._data = np.zeros(int(size), np.uint8)
+        self.format = format
+        self.element_count = int(element_count)
+        self.struct_size = int(struct_size)
+        self.memory_type = memory_type
+
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def is_typed(self) -> bool:
+        return self.format is not None
+
+    @property
+    def is_structured(self) -> bool:
+        return self.struct_size > 0
+
+    def _typed_view(self) -> np.ndarray:
+        desc = _ext.get_format_desc(self.format)
+        bits = desc["bits_per_channel"][0]
+        kind = {"Float": "f", "Sint": "i", "Snorm": "i"}.get(desc["type"], "u")
+        view = self._data.view(np.dtype(f"{kind}{bits // 8}"))
+        return view if desc["channel_count"] == 1 else view.reshape(-1, desc["channel_count"])
+
+    def to_numpy(self) -> np.ndarray:
+        return self._typed_view().copy() if self.is_typed else self._data.copy()
+
+    def from_numpy(self, data) -> None:
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
+        if raw.size > self._data.size:
+            raise _ext.RuntimeError(f"Buffer.from_numpy: {raw.size} bytes don't fit in a buffer of {self._data.size} bytes.")
+        self._data[: raw.size] = raw
+
+    def __array__(self, dtype=None, copy=None):
+        a = self._typed_view() if self.is_typed else self._data
+        return a.astype(dtype) if dtype else a
+
+
+class Device:
+    """The CPU as a Falcor device."""
+
+    def __init__(self, type=DeviceType.Default, gpu: int = 0, enable_debug_layer: bool = False, enable_aftermath: bool = False):
+        if type != DeviceType.Default:
+            _note_ignored(f"Device type {type}")
+        self.type = type
+        self.profiler = Profiler()
+        self.render_context = _ext.RenderContext()
+
+    @property
+    def info(self):
+        return _Info(adapter_name=f"CPU ({_ext.get_thread_count()} threads)", api_name="CPU")
+
+    @staticmethod
+    def get_gpus() -> list:
+        return [_Info(adapter_name="CPU", api_name="CPU")]
+
+    def create_texture(self, width: int, height: int = 0, depth: int = 0, format=_ext.ResourceFormat.Unknown,
+                       array_size: int = 1, mip_levels: int = 0xFFFFFFFF, bind_flags=ResourceBindFlags.None_):
+        if format == _ext.ResourceFormat.Unknown:
+            raise _ext.RuntimeError("create_texture: a format is required.")
+        if depth > 1:
+            raise _ext.RuntimeError("create_texture: 3D textures are not supported by the CPU engine yet.")
+        return _ext.Texture(int(width), max(1, int(height)), format, int(array_size), int(mip_levels))
+
+    def create_buffer(self, size: int, bind_flags=ResourceBindFlags.None_, memory_type=MemoryType.DeviceLocal):
+        return Buffer(size, memory_type=memory_type)
+
+    def create_typed_buffer(self, format, element_count: int, bind_flags=ResourceBindFlags.None_,
+                            memory_type=MemoryType.DeviceLocal):
+        return Buffer(_ext.get_format_desc(format)["bytes_per_texel"] * int(element_count), format=format,
+                      element_count=element_count, memory_type=memory_type)
+
+    def create_structured_buffer(self, struct_size: int, element_count: int, bind_flags=ResourceBindFlags.None_,
+                                 memory_type=MemoryType.DeviceLocal, create_counter: bool = False):
+        return Buffer(int(struct_size) * int(element_count), element_count=element_count, struct_size=struct_size,
+                      memory_type=memory_type)
+
+    def wait(self):
+        pass
+
+    def end_frame(self):
+        pass
+
+
+class _Info:
+    def __init__(self, adapter_name: str, api_name: str):
+        self.adapter_name, self.api_name = adapter_name, api_name
+
+
+class Testbed:
+    """A frame loop without Mogwai: a graph, a clock, an optional scene, and output capture."""
+
+    def __init__(self, width: int = 1920, height: int = 1080, create_window: bool = False, device_type=DeviceType.Default,
+                 gpu: int = 0, enable_debug_layers: bool = False, enable_aftermath: bool = False,
+                 title: str = "Falcor Sample", show_fps: bool = True, device: Device | None = None):
+        if create_window:
+            _note_ignored("Testbed(create_window=True)")
+        self.device = device or Device(device_type, gpu)
+        self._size = (int(width), int(height))
+        self._graph = None
+        self.render_texture = None
+        self.clock = Clock()
+        self.profiler = self.device.profiler
+        self.show_ui = False
+        self.scene = None
+        self.should_close = False
+        self.keyboard_event_callback = None
+        self.mouse_event_callback = None
+        self.window_size_change_callback = None
+
+    @property
+    def render_graph(self):
+        return self._graph
+
+    @render_graph.setter
+    def render_graph(self, graph):
+        if graph is not None:
+            graph.resize(*self._size, _ext.ResourceFormat.BGRA8UnormSrgb)
+        self._graph = graph
+
+    def create_render_graph(self, name: str = ""):
+        return _ext.RenderGraph(name)
+
+    def load_render_graph(self, path):
+        return _ext.RenderGraph.createFromFile(path)
+
+    def resize_frame_buffer(self, width: int, height: int):
+        self._size = (int(width), int(height))
+        if self._graph is not None:
+            self._graph.resize(*self._size, _ext.ResourceFormat.BGRA8UnormSrgb)
+        if self.window_size_change_callback:
+            self.window_size_change_callback(*self._size)
+
+    def load_scene(self, path, build_flags=None):
+        raise _ext.RuntimeError(f"Failed to load scene '{path}': scene loading is not available in this build yet.")
+
+    def frame(self):
+        self.clock.tick()
+        if self._graph is not None:
+            self._graph.execute()
+            for name, ms in self._graph.pass_times:
+                self.profiler.record(f"/onFrameRender/RenderGraphExe::execute()/{name}", ms)
+        self.profiler.end_frame()
+
+    def run(self):
+        """Renders frames until `should_close` is set (e.g. by a callback)."""
+        while not self.should_close:
+            self.frame()
+
+    def capture_output(self, path, output_index: int = 0):
+        """Writes graph output `output_index` to `path` now; every mask writes the same path."""
+        graph = self._graph
+        if graph is None:
+            raise _ext.RuntimeError("capture_output: no render graph is set.")
+        outputs = graph.outputs
+        if not 0 <= output_index < len(outputs):
+            raise _ext.RuntimeError(f"capture_output: output index {output_index} out of range ({len(outputs)} outputs).")
+        name, masks = outputs[output_index]
+        tex = graph.get_output(name)
+        for mask in masks:
+            prepared = capture.prepare_output(tex, mask)
+            if prepared is not None:
+                capture.write_output(Path(os.fspath(path)), *prepared)
+
+    def get_import_paths(self) -> list:
+        return []
+
+    def get_import_dicts(self) -> list:
+        return []
