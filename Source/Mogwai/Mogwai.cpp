@@ -5,7 +5,7 @@
 #include <Python.h>
 #include <filesystem>
 #include <string>
-#include <unistd.h>
+#include <cstdlib>
 
 namespace
 {
@@ -38,6 +38,9 @@ int fail(PyStatus status, PyConfig& config)
 
 int main(int argc, char** argv)
 {
+    // As in Falcor's embedded interpreter: the package leaves plugin loading to Mogwai, which
+    // logs its banner first.
+    setenv("FALCOR_EMBEDDED_PYTHON", "1", 1);
     PyConfig config;
     PyConfig_InitPythonConfig(&config);
     config.parse_argv = 0; // argv belongs to mogwai, not to the interpreter.

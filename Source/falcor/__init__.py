@@ -3,6 +3,8 @@
 `from falcor import *` gives what Falcor's render scripts and pyscenes expect. Importing the
 package loads every render pass plugin (logging `Loaded N plugin(s) in Ts`, as Falcor does).
 """
+import os as _os
+
 from . import falcor_ext
 from .falcor_ext import *  # noqa: F401,F403
 from .falcor_ext import RenderGraph as _RenderGraph
@@ -28,4 +30,6 @@ __all__ = [n for n in dir(falcor_ext) if not n.startswith("_")] + list(_math_nam
     "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "SceneBuilderFlags", "Testbed",
 ]
 
-falcor_ext.load_all_plugins()
+# Mogwai loads plugins itself after logging its banner (as Falcor's embedded interpreter does).
+if _os.environ.get("FALCOR_EMBEDDED_PYTHON") != "1":
+    falcor_ext.load_all_plugins()

@@ -6,7 +6,7 @@ an interrupted capture never leaves a half-written file under the final name.
 from __future__ import annotations
 
 import os
-import tempfile
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -75,8 +75,9 @@ def _read_exr(path: Path) -> np.ndarray:
 def _atomic_write(path: Path, write) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp" + path.suffix, dir=path.parent)
-    os.close(fd)
+    # A unique hidden name in the same folder (so the rename is atomic); created with the
+    # usual permissions, unlike mkstemp's private ones.
+    tmp = str(path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp{path.suffix}"))
     try:
         write(tmp)
         os.replace(tmp, path)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import traceback
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse: --help (0) or a parse error (2 -> Falcor uses 1)
         return 0 if e.code == 0 else 1
 
+    os.environ["FALCOR_EMBEDDED_PYTHON"] = "1"
     import falcor
     from falcor import Logger
 
@@ -84,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         warn("--silent is deprecated, use --headless.")
     _note_ignored_flags(args, warn)
     Logger.log(Logger.Level.Info, f"Falcor {falcor.__version__} (CPU engine, {falcor.get_thread_count()} threads)")
+    falcor.load_all_plugins()
 
     renderer = falcor.Renderer(args.width, args.height)
     if args.use_cache:
@@ -102,14 +105,26 @@ def main(argv: list[str] | None = None) -> int:
             renderer.script(args.script)
         _main_loop(renderer)
         renderer.frameCapture.flush()
-    except Exception:
-        traceback.print_exc()
+    except Exception as e:
+        _print_script_error(e, args.script)
         try:
             renderer.frameCapture.flush()
         except Exception:
             traceback.print_exc()
         return 1
     return renderer.exit_code
+
+
+def _print_script_error(error: BaseException, script: str | None):
+    """The traceback from the user's code on (falcor's own frames are left out), then the error."""
+    package_dir = os.path.dirname(os.path.abspath(__file__))
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(package_dir)]
+    if script:
+        print(f"Error when running script '{script}':", file=sys.stderr)
+    if frames:
+        print("Traceback (most recent call last):", file=sys.stderr)
+        print("".join(traceback.format_list(frames)), end="", file=sys.stderr)
+    print("".join(traceback.format_exception_only(type(error), error)), end="", file=sys.stderr)
 
 
 def _main_loop(renderer):

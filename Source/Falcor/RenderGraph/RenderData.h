@@ -20,6 +20,7 @@ public:
         return it == mValues.end() ? defaultValue : std::any_cast<T>(it->second);
     }
     bool has(const std::string& key) const { return mValues.count(key) != 0; }
+    const std::any& getAny(const std::string& key) const { return mValues.at(key); }
 
 private:
     std::map<std::string, std::any> mValues;

@@ -1,6 +1,7 @@
 #include "RenderGraph/RenderGraph.h"
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
+#include "RenderGraph/RenderPassStandardFlags.h"
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -612,6 +613,7 @@ void RenderGraph::compile(RenderContext* pRenderContext)
 void RenderGraph::execute(RenderContext* pRenderContext)
 {
     compile(pRenderContext);
+    mDictionary.set(kRenderPassRefreshFlags, uint32_t(RenderPassRefreshFlags::None));
     mPassTimes.clear();
     for (auto& inst : mpCompiled->passes)
     {

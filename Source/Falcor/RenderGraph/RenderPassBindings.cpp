@@ -84,6 +84,7 @@ void registerRenderPassBindings(py::module_& m)
         .value("Linear", TextureFilteringMode::Linear);
 
     py::class_<RenderContext>(m, "RenderContext")
+        .def(py::init<>())
         .def("blit", [](RenderContext& c, const Texture& src, Texture& dst, TextureFilteringMode filter) { c.blit(src, dst, filter); },
              "src"_a, "dst"_a, "filter"_a = TextureFilteringMode::Linear)
         .def("copy_resource", &RenderContext::copyResource, "dst"_a, "src"_a)
@@ -127,7 +128,36 @@ void registerRenderPassBindings(py::module_& m)
         .def_readonly("default_texture_format", &RenderPass::CompileData::defaultTexFormat)
         .def_readonly("connected_resources", &RenderPass::CompileData::connectedResources);
 
+    // The graph's dictionary of values passes share (e.g. kRenderPassRefreshFlags = "_refreshFlags").
+    py::class_<InternalDictionary>(m, "InternalDictionary")
+        .def("__contains__", &InternalDictionary::has)
+        .def("__setitem__", [](InternalDictionary& d, const std::string& key, py::object value) {
+            if (py::isinstance<py::bool_>(value))
+                d.set(key, value.cast<bool>());
+            else if (py::isinstance<py::int_>(value) && value.cast<int64_t>() >= 0 && value.cast<int64_t>() <= int64_t(UINT32_MAX))
+                d.set(key, value.cast<uint32_t>()); // flags and counts are uint32_t in C++ passes
+            else if (py::isinstance<py::int_>(value))
+                d.set(key, value.cast<int64_t>());
+            else if (py::isinstance<py::float_>(value))
+                d.set(key, value.cast<float>());
+            else if (py::isinstance<py::str>(value))
+                d.set(key, value.cast<std::string>());
+            else
+                throwError("InternalDictionary: unsupported value type for key '", key, "'.");
+        })
+        .def("__getitem__", [](const InternalDictionary& d, const std::string& key) -> py::object {
+            FALCOR_CHECK(d.has(key), "InternalDictionary has no key '", key, "'.");
+            const std::any& v = d.getAny(key);
+            if (auto* p = std::any_cast<uint32_t>(&v)) return py::int_(*p);
+            if (auto* p = std::any_cast<int64_t>(&v)) return py::int_(*p);
+            if (auto* p = std::any_cast<bool>(&v)) return py::bool_(*p);
+            if (auto* p = std::any_cast<float>(&v)) return py::float_(*p);
+            if (auto* p = std::any_cast<std::string>(&v)) return py::str(*p);
+            throwError("InternalDictionary: the value of '", key, "' has a type Python can't read.");
+        });
+
     py::class_<RenderData>(m, "RenderData")
+        .def_property_readonly("dictionary", &RenderData::getDictionary, py::return_value_policy::reference_internal)
         .def("__getitem__", [](const RenderData& d, const std::string& name) -> py::object {
             Texture* t = d.getTexture(name);
             return t ? py::cast(t->shared_from_this()) : py::none();

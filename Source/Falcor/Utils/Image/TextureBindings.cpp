@@ -145,16 +145,46 @@ struct DLManagedTensor
     void (*deleter)(DLManagedTensor*);
 };
 
+struct DLPackVersion
+{
+    uint32_t major, minor;
+};
+struct DLManagedTensorVersioned
+{
+    DLPackVersion version;
+    void* manager_ctx;
+    void (*deleter)(DLManagedTensorVersioned*);
+    uint64_t flags; // bit 0: read-only; bit 1: is a copy
+    DLTensor dl_tensor;
+};
+
 struct DLPackContext
 {
     std::shared_ptr<Texture> texture; // Keeps the memory alive while the consumer uses it.
     std::vector<int64_t> shape, strides;
     DLManagedTensor managed;
+    DLManagedTensorVersioned versioned;
 };
 
-py::capsule toDLPack(const std::shared_ptr<Texture>& t)
+template<typename Managed>
+py::capsule makeCapsule(Managed* managed, const char* name)
 {
-    auto* ctx = new DLPackContext{t, {}, {}, {}};
+    // A consumer renames the capsule to "used_..." and takes over the deleter; otherwise we free.
+    return py::capsule(managed, name, [](PyObject* cap) {
+        const char* capName = PyCapsule_GetName(cap);
+        if (PyCapsule_IsValid(cap, capName) && std::string_view(capName).rfind("used_", 0) != 0)
+        {
+            auto* m = static_cast<Managed*>(PyCapsule_GetPointer(cap, capName));
+            m->deleter(m);
+        }
+    });
+}
+
+/// DLPack export of mip 0 / slice 0. Consumers that ask for DLPack >= 1.0 get a versioned,
+/// writable tensor; older ones the legacy capsule.
+py::capsule toDLPack(const std::shared_ptr<Texture>& t, bool versioned)
+{
+    auto* ctx = new DLPackContext{t, {}, {}, {}, {}};
     py::buffer_info view = bufferView(*t);
     ElementType e = viewElementType(t->getFormat());
     for (size_t i = 0; i < view.shape.size(); ++i)
@@ -163,18 +193,14 @@ py::capsule toDLPack(const std::shared_ptr<Texture>& t)
         ctx->strides.push_back(view.strides[i] / int64_t(e.bytes)); // DLPack strides count elements
     }
     uint8_t code = e.code == 'f' ? 2 : e.code == 'i' ? 0 : 1;
-    ctx->managed.dl_tensor = {t->data(), {1, 0}, int32_t(ctx->shape.size()), {code, uint8_t(e.bytes * 8), 1},
-                              ctx->shape.data(), ctx->strides.data(), 0};
-    ctx->managed.manager_ctx = ctx;
-    ctx->managed.deleter = [](DLManagedTensor* m) { delete static_cast<DLPackContext*>(m->manager_ctx); };
-    // A consumer renames the capsule to "used_dltensor" and takes over the deleter; otherwise we free.
-    return py::capsule(&ctx->managed, "dltensor", [](PyObject* cap) {
-        if (PyCapsule_IsValid(cap, "dltensor"))
-        {
-            auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
-            m->deleter(m);
-        }
-    });
+    DLTensor tensor{t->data(), {1, 0}, int32_t(ctx->shape.size()), {code, uint8_t(e.bytes * 8), 1}, ctx->shape.data(), ctx->strides.data(), 0};
+    if (versioned)
+    {
+        ctx->versioned = {{1, 0}, ctx, [](DLManagedTensorVersioned* m) { delete static_cast<DLPackContext*>(m->manager_ctx); }, 0, tensor};
+        return makeCapsule(&ctx->versioned, "dltensor_versioned");
+    }
+    ctx->managed = {tensor, ctx, [](DLManagedTensor* m) { delete static_cast<DLPackContext*>(m->manager_ctx); }};
+    return makeCapsule(&ctx->managed, "dltensor");
 }
 } // namespace
 
@@ -235,7 +261,12 @@ void registerTextureBindings(py::module_& m)
     }, "mip_level"_a = 0, "array_slice"_a = 0,
                 "Decoded texels as float32 (H, W, 4): unorm scaled to [0,1], sRGB linearized, missing channels 0, alpha 1.");
     texture.def_buffer(&bufferView);
-    texture.def("__dlpack__", [](const std::shared_ptr<Texture>& t, py::kwargs) { return toDLPack(t); });
+    texture.def("__dlpack__", [](const std::shared_ptr<Texture>& t, py::kwargs kwargs) {
+        bool versioned = false;
+        if (kwargs.contains("max_version") && !kwargs["max_version"].is_none())
+            versioned = py::cast<py::tuple>(kwargs["max_version"])[0].cast<int>() >= 1;
+        return toDLPack(t, versioned);
+    });
     texture.def("__dlpack_device__", [](const Texture&) { return py::make_tuple(1, 0); });
     texture.def("__repr__", [](const Texture& t) {
         return concat("Texture(name='", t.getName(), "', width=", t.getWidth(), ", height=", t.getHeight(), ", format=",

@@ -1,0 +1,85 @@
+"""Textures: formats, Falcor's to_numpy/from_numpy shapes, zero-copy views and DLPack."""
+import numpy as np
+import pytest
+
+import falcor
+from falcor import ResourceFormat as RF
+
+
+@pytest.mark.parametrize("fmt,dtype,shape", [
+    (RF.RGBA32Float, np.float32, (3, 5, 4)),
+    (RF.R32Float, np.float32, (3, 5)),
+    (RF.RG16Float, np.float16, (3, 5, 2)),
+    (RF.R32Uint, np.uint32, (3, 5)),
+    (RF.RGBA16Int, np.int16, (3, 5, 4)),
+    (RF.RGBA8Uint, np.uint8, (3, 5, 4)),
+    (RF.RGBA8Unorm, np.uint8, (60,)),      # Falcor: unorm formats read back as raw bytes
+    (RF.BGRA8UnormSrgb, np.uint8, (60,)),
+    (RF.R11G11B10Float, np.uint8, (60,)),  # packed formats too
+])
+def test_to_numpy_follows_falcor(fmt, dtype, shape):
+    t = falcor.Texture(5, 3, fmt)
+    a = t.to_numpy()
+    assert a.dtype == dtype and a.shape == shape
+
+
+def test_to_numpy_drops_unit_dims():
+    assert falcor.Texture(7, 1, RF.RGBA32Float).to_numpy().shape == (7, 4)
+
+
+def test_from_numpy_round_trip_and_size_check():
+    t = falcor.Texture(4, 2, RF.RGBA32Float)
+    data = np.arange(32, dtype=np.float32).reshape(2, 4, 4)
+    t.from_numpy(data)
+    np.testing.assert_array_equal(t.to_numpy(), data)
+    with pytest.raises(falcor.RuntimeError, match="from_numpy: data has 16 bytes"):
+        t.from_numpy(np.zeros(4, np.float32))
+
+
+def test_buffer_view_is_zero_copy_with_natural_shape():
+    t = falcor.Texture(4, 2, RF.RGBA8Unorm)
+    view = np.asarray(t)
+    assert view.shape == (2, 4, 4) and view.dtype == np.uint8
+    view[1, 2] = [10, 20, 30, 40]
+    np.testing.assert_array_equal(t.to_numpy().reshape(2, 4, 4)[1, 2], [10, 20, 30, 40])
+    assert np.asarray(falcor.Texture(3, 2, RF.RGB10A2Unorm)).shape == (2, 3)  # one word per texel
+
+
+def test_float32_decoding_of_formats():
+    t = falcor.Texture(2, 1, RF.BGRA8UnormSrgb)
+    np.asarray(t)[0, 0] = [255, 0, 188, 128]  # stored B, G, R, A
+    v = t.to_float32()[0, 0]
+    np.testing.assert_allclose(v, [0.5029, 0.0, 1.0, 128 / 255], atol=1e-3)  # sRGB decoded; alpha linear
+
+
+def test_blit_encodes_and_converts():
+    src = falcor.Texture(2, 2, RF.RGBA32Float)
+    np.asarray(src)[...] = [[[0.5, 0.25, 2.0, 1.0]]]
+    dst = falcor.Texture(2, 2, RF.RGBA8UnormSrgb)
+    falcor.RenderContext().blit(src, dst)
+    np.testing.assert_array_equal(np.asarray(dst)[0, 0], [188, 137, 255, 255])
+
+
+def test_half_float_conversion_matches_numpy():
+    values = np.array([0, 1e-8, 6e-5, 0.1, 1, 65504, 70000, -2.5, np.inf, -np.inf], np.float32)
+    src = falcor.Texture(len(values), 1, RF.R32Float)
+    np.asarray(src)[...] = values
+    dst = falcor.Texture(len(values), 1, RF.R16Float)
+    falcor.RenderContext().blit(src, dst)
+    np.testing.assert_array_equal(np.asarray(dst).reshape(-1), values.astype(np.float16))
+
+
+def test_dlpack_shares_memory():
+    t = falcor.Texture(4, 3, RF.RGBA32Float)
+    a = np.from_dlpack(t)
+    assert a.shape == (3, 4, 4)
+    a[2, 1, 0] = 7.0
+    assert t.to_numpy()[2, 1, 0] == 7.0
+    assert t.__dlpack_device__() == (1, 0)
+
+
+def test_dlpack_with_torch_if_available():
+    torch = pytest.importorskip("torch")
+    t = falcor.Texture(4, 3, RF.RGBA16Float)
+    tt = torch.from_dlpack(t)
+    assert tt.shape == (3, 4, 4) and tt.dtype == torch.float16
