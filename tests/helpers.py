@@ -83,3 +83,24 @@ def read_texture(tex) -> np.ndarray:
     """Texture contents as an array of shape (H, W, C) in its natural element type."""
     a = np.array(tex, copy=True)
     return a if a.ndim == 3 else a[..., None]
+
+
+def mogwai_command() -> list[str]:
+    """The `mogwai` executable under test: $FALCOR_MOGWAI, else the one on PATH (pip install puts
+    it in the environment's bin/)."""
+    import os
+    import shutil
+
+    exe = os.environ.get("FALCOR_MOGWAI") or shutil.which("mogwai")
+    if not exe:
+        raise RuntimeError("mogwai is not on PATH; install the package (pip install .) or set FALCOR_MOGWAI")
+    return [exe]
+
+
+def run_mogwai(args: list[str], cwd=None, env=None, timeout: float = 120):
+    """Runs mogwai with `args`; returns the CompletedProcess (text stdout/stderr)."""
+    import os
+    import subprocess
+
+    return subprocess.run(mogwai_command() + list(args), cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=timeout)

@@ -23,11 +23,17 @@ __version__ = "0.1.0"
 _RenderGraph.createFromFile = staticmethod(_scripting.create_graph_from_file)
 _RenderGraph.create_from_file = staticmethod(_scripting.create_graph_from_file)
 
+def get_cmake_dir() -> str:
+    """Folder of the CMake package config (`find_package(Falcor CONFIG)`), for building render pass
+    plugins outside this repository: `cmake -DFalcor_DIR=$(python -c "import falcor; print(falcor.get_cmake_dir())")`."""
+    return _os.path.join(_os.path.dirname(__file__), "share", "cmake", "Falcor")
+
+
 _active_renderer = None  # the Mogwai Renderer whose script context is running, if any
 
 __all__ = [n for n in dir(falcor_ext) if not n.startswith("_")] + list(_math_names) + [
     "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings",
-    "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "SceneBuilderFlags", "Testbed",
+    "get_cmake_dir", "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "SceneBuilderFlags", "Testbed",
 ]
 
 # Mogwai loads plugins itself after logging its banner (as Falcor's embedded interpreter does).

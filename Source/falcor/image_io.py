@@ -90,12 +90,14 @@ def _atomic_write(path: Path, write) -> None:
 
 
 def write_png(path: str | os.PathLike, pixels: np.ndarray) -> None:
-    """Writes (H, W, 3|4) uint8 pixels as PNG (best zlib compression, like Falcor)."""
+    """Writes (H, W, 1|3|4) uint8 pixels as a grey, RGB or RGBA PNG (best zlib compression, like Falcor)."""
     from PIL import Image
 
     pixels = np.ascontiguousarray(pixels)
-    mode = "RGBA" if pixels.shape[2] == 4 else "RGB"
-    _atomic_write(Path(path), lambda tmp: Image.fromarray(pixels, mode).save(tmp, format="PNG", compress_level=9))
+    if pixels.shape[2] not in (1, 3, 4):
+        raise ValueError(f"write_png: {pixels.shape[2]} channels; expected 1, 3 or 4")
+    image = Image.fromarray(pixels[..., 0] if pixels.shape[2] == 1 else pixels)  # L, RGB or RGBA
+    _atomic_write(Path(path), lambda tmp: image.save(tmp, format="PNG", compress_level=9))
 
 
 def write_exr(path: str | os.PathLike, pixels: np.ndarray, half: bool = True) -> None:

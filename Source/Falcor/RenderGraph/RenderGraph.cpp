@@ -297,9 +297,12 @@ std::vector<std::string> RenderGraph::getAvailableOutputs() const
 {
     std::vector<std::string> v;
     for (const auto& n : mNodes)
-        for (const auto& f : reflectPass(n).getFields())
+    {
+        RenderPassReflection reflection = reflectPass(n);
+        for (const auto& f : reflection.getFields())
             if (f.isOutput())
                 v.push_back(fieldKey(n.name, f.getName()));
+    }
     return v;
 }
 
