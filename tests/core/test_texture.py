@@ -66,7 +66,9 @@ def test_half_float_conversion_matches_numpy():
     np.asarray(src)[...] = values
     dst = falcor.Texture(len(values), 1, RF.R16Float)
     falcor.RenderContext().blit(src, dst)
-    np.testing.assert_array_equal(np.asarray(dst).reshape(-1), values.astype(np.float16))
+    with np.errstate(over="ignore"):  # 70000 overflows to inf, as the GPU conversion does
+        expected = values.astype(np.float16)
+    np.testing.assert_array_equal(np.asarray(dst).reshape(-1), expected)
 
 
 def test_dlpack_shares_memory():
@@ -78,8 +80,18 @@ def test_dlpack_shares_memory():
     assert t.__dlpack_device__() == (1, 0)
 
 
-def test_dlpack_with_torch_if_available():
-    torch = pytest.importorskip("torch")
-    t = falcor.Texture(4, 3, RF.RGBA16Float)
-    tt = torch.from_dlpack(t)
-    assert tt.shape == (3, 4, 4) and tt.dtype == torch.float16
+def test_dlpack_legacy_capsule_for_older_consumers():
+    # Consumers that don't ask for DLPack 1.0 (older torch/numpy) get the unversioned capsule.
+    t = falcor.Texture(3, 2, RF.RGBA16Float)
+    t.from_numpy(np.arange(24, dtype=np.float16).reshape(2, 3, 4))
+
+    class LegacyOnly:
+        def __dlpack__(self, **kwargs):
+            return t.__dlpack__()
+
+        def __dlpack_device__(self):
+            return t.__dlpack_device__()
+
+    a = np.from_dlpack(LegacyOnly())
+    assert a.dtype == np.float16 and a.shape == (2, 3, 4)
+    np.testing.assert_array_equal(a, t.to_numpy())
