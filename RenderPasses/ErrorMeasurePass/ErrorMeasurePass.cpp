@@ -52,14 +52,6 @@ enum class OutputId
 };
 FALCOR_ENUM_INFO(OutputId, {{OutputId::Source, "Source"}, {OutputId::Reference, "Reference"}, {OutputId::Difference, "Difference"}});
 
-/// Copies a decoded image into a texture of the same format.
-TexturePtr createTexture(const Image& image)
-{
-    TexturePtr texture = Texture::create2D(image.width, image.height, image.format);
-    FALCOR_CHECK(image.data.size() == texture->getSubresourceSize(), "Decoded image has an unexpected size.");
-    std::copy(image.data.begin(), image.data.end(), texture->data());
-    return texture;
-}
 } // namespace
 
 class ErrorMeasurePass : public RenderPass
@@ -158,7 +150,7 @@ private:
                      resolver.describeSearch(mReferenceImagePath), ").");
         try
         {
-            mpLoadedReference = createTexture(readImage(resolved));
+            mpLoadedReference = createTextureFromImage(readImage(resolved));
         }
         catch (const RuntimeError& e)
         {

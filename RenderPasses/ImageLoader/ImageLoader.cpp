@@ -45,26 +45,6 @@ ResourceFormat textureFormatFor(ResourceFormat imageFormat, bool srgb)
     }
 }
 
-/// Mip 0 of a new `format` texture holds the image; with `mips`, a full chain is filtered from it.
-TexturePtr createTexture(const Image& image, ResourceFormat format, bool mips)
-{
-    auto tex = Texture::create2D(image.width, image.height, format, 1, mips ? Texture::kMaxPossible : 1);
-    if (getFormatBytesPerTexel(format) == getFormatBytesPerTexel(image.format))
-        std::memcpy(tex->data(), image.data.data(), image.data.size()); // Same bytes, maybe read as sRGB.
-    else
-    {
-        const auto decode = Texture::getCodec(image.format).decode;
-        const size_t rowBytes = size_t(image.width) * getFormatBytesPerTexel(image.format);
-        parallelForRows(image.height, [&](uint32_t y) {
-            std::vector<float4> row(image.width);
-            decode(image.data.data() + y * rowBytes, row.data(), image.width);
-            tex->storeRow(y, row.data());
-        });
-    }
-    if (mips)
-        tex->generateMips();
-    return tex;
-}
 } // namespace
 
 ImageLoader::ImageLoader(const Properties& props)
@@ -108,7 +88,7 @@ void ImageLoader::loadImage()
     {
         throwError("ImageLoader: Failed to load image from '", mImagePath.string(), "': ", e.what());
     }
-    mpTex = createTexture(image, textureFormatFor(image.format, mLoadSRGB), mGenerateMips);
+    mpTex = createTextureFromImage(image, textureFormatFor(image.format, mLoadSRGB), mGenerateMips ? Texture::kMaxPossible : 1);
 }
 
 Properties ImageLoader::getProperties() const

@@ -48,22 +48,6 @@ const float kExposureKey = 0.042f;
 // Rows per task of the log-luminance reduction; fixed so the sum order never depends on threads.
 const size_t kReductionRows = 16;
 
-/// Row `y` of `src` resampled to `dims` with GPU texel-center conventions (Falcor draws a
-/// full-screen triangle over the target and samples `src` at each pixel's center).
-void loadResampledRow(const Texture& src, uint32_t y, uint2 dims, TextureFilteringMode filter, float4* row)
-{
-    const uint32_t sw = src.getWidth(), sh = src.getHeight();
-    if (sw == dims.x() && sh == dims.y())
-        return src.loadRow(y, row);
-    const float v = (y + 0.5f) / dims.y();
-    for (uint32_t x = 0; x < dims.x(); ++x)
-    {
-        const float u = (x + 0.5f) / dims.x();
-        row[x] = filter == TextureFilteringMode::Linear ? sampleBilinear(src, u, v)
-                                                        : src.loadTexel(std::min(uint32_t(u * sw), sw - 1), std::min(uint32_t(v * sh), sh - 1));
-    }
-}
-
 /// GPU saturate: NaN becomes 0 (std::clamp would keep it).
 float gpuSaturate(float v)
 {

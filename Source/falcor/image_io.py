@@ -107,7 +107,7 @@ def write_exr(path: str | os.PathLike, pixels: np.ndarray, half: bool = True) ->
     dtype = np.float16 if half else np.float32
     pixels = np.ascontiguousarray(pixels, dtype=dtype)
     name = "RGBA" if pixels.shape[2] == 4 else "RGB"
-    header = {"compression": OpenEXR.ZIP_COMPRESSION, "type": OpenEXR.scanlineimage}
+    header = {"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.scanlineimage}  # as Falcor's captures
 
     def write(tmp):
         with OpenEXR.File(header, {name: pixels}) as f:

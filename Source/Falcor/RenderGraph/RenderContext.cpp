@@ -19,33 +19,34 @@ float4 sampleBilinear(const Texture& tex, float u, float v, uint32_t mip, uint32
     return lerp(lerp(a, b, tx), lerp(c, d, tx), ty);
 }
 
+void loadResampledRow(const Texture& src, uint32_t y, uint2 dstDims, TextureFilteringMode filter, float4* row, uint32_t srcMip,
+                      uint32_t srcArraySlice)
+{
+    const uint32_t sw = src.getWidth(srcMip), sh = src.getHeight(srcMip);
+    if (sw == dstDims.x() && sh == dstDims.y())
+        return src.loadRow(y, row, srcMip, srcArraySlice);
+    const float v = (y + 0.5f) / dstDims.y();
+    for (uint32_t x = 0; x < dstDims.x(); ++x)
+    {
+        const float u = (x + 0.5f) / dstDims.x();
+        row[x] = filter == TextureFilteringMode::Linear
+                     ? sampleBilinear(src, u, v, srcMip, srcArraySlice)
+                     : src.loadTexel(std::min(uint32_t(u * sw), sw - 1), std::min(uint32_t(v * sh), sh - 1), srcMip, srcArraySlice);
+    }
+}
+
 void RenderContext::blit(const Texture& src, Texture& dst, TextureFilteringMode filter, uint32_t srcMip, uint32_t srcArraySlice)
 {
     srcMip = std::min(srcMip, src.getMipCount() - 1);
     srcArraySlice = std::min(srcArraySlice, src.getArraySize() - 1);
-    uint32_t sw = src.getWidth(srcMip), sh = src.getHeight(srcMip), dw = dst.getWidth(), dh = dst.getHeight();
-
-    if (sw == dw && sh == dh && src.getFormat() == dst.getFormat())
+    if (src.getDims(srcMip) == dst.getDims() && src.getFormat() == dst.getFormat())
     {
         std::memcpy(dst.data(), src.data(srcMip, srcArraySlice), src.getSubresourceSize(srcMip));
         return;
     }
-    parallelForRows(dh, [&](uint32_t y) {
-        std::vector<float4> row(dw);
-        if (sw == dw && sh == dh)
-            src.loadRow(y, row.data(), srcMip, srcArraySlice);
-        else
-        {
-            float v = (y + 0.5f) / dh;
-            for (uint32_t x = 0; x < dw; ++x)
-            {
-                float u = (x + 0.5f) / dw;
-                if (filter == TextureFilteringMode::Linear)
-                    row[x] = sampleBilinear(src, u, v, srcMip, srcArraySlice);
-                else
-                    row[x] = src.loadTexel(std::min(uint32_t(u * sw), sw - 1), std::min(uint32_t(v * sh), sh - 1), srcMip, srcArraySlice);
-            }
-        }
+    parallelForRows(dst.getHeight(), [&](uint32_t y) {
+        std::vector<float4> row(dst.getWidth());
+        loadResampledRow(src, y, dst.getDims(), filter, row.data(), srcMip, srcArraySlice);
         dst.storeRow(y, row.data());
     });
 }

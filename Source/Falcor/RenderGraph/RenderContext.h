@@ -24,6 +24,11 @@ public:
     void clearTexture(Texture& tex, const float4& value = float4(0.f)) { tex.clear(value); }
 };
 
+/// Row `y` of a `dstDims`-sized image that samples `src` at each pixel's center (a full-screen
+/// draw over the target): a plain decode when the sizes match, point or bilinear filtering otherwise.
+FALCOR_API void loadResampledRow(const Texture& src, uint32_t y, uint2 dstDims, TextureFilteringMode filter, float4* row,
+                                 uint32_t srcMip = 0, uint32_t srcArraySlice = 0);
+
 /// Bilinear, clamp-to-edge sample of one subresource at normalized coordinates (u, v), texel
 /// centers at (i + 0.5) / size as on a GPU.
 FALCOR_API float4 sampleBilinear(const Texture& tex, float u, float v, uint32_t mip = 0, uint32_t arraySlice = 0);

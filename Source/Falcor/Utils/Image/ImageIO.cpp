@@ -1,5 +1,6 @@
 #include "Utils/Image/ImageIO.h"
 #include "Core/Error.h"
+#include "Core/ThreadPool.h"
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -106,6 +107,29 @@ Image readRadianceHDR(const std::filesystem::path& path)
     {
         throw ImporterError(concat("Failed to read Radiance HDR image '", path.string(), "': ", e.what(), "."));
     }
+}
+
+TexturePtr createTextureFromImage(const Image& image, ResourceFormat format, uint32_t mipLevels)
+{
+    format = format == ResourceFormat::Unknown ? image.format : format;
+    auto tex = Texture::create2D(image.width, image.height, format, 1, mipLevels);
+    const size_t rowBytes = size_t(image.width) * getFormatBytesPerTexel(image.format);
+    FALCOR_CHECK(image.data.size() == rowBytes * image.height, "Image data has ", image.data.size(), " bytes; ", image.width, "x",
+                 image.height, " ", to_string(image.format), " needs ", rowBytes * image.height, ".");
+    if (getFormatBytesPerTexel(format) == getFormatBytesPerTexel(image.format))
+        std::memcpy(tex->data(), image.data.data(), image.data.size());
+    else
+    {
+        const auto decode = Texture::getCodec(image.format).decode;
+        parallelForRows(image.height, [&](uint32_t y) {
+            std::vector<float4> row(image.width);
+            decode(image.data.data() + y * rowBytes, row.data(), image.width);
+            tex->storeRow(y, row.data());
+        });
+    }
+    if (tex->getMipCount() > 1)
+        tex->generateMips();
+    return tex;
 }
 
 Image readImage(const std::filesystem::path& path)

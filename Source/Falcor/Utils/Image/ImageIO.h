@@ -1,5 +1,5 @@
 #pragma once
-#include "Utils/Image/ResourceFormat.h"
+#include "Utils/Image/Texture.h"
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -23,6 +23,12 @@ FALCOR_API void setImageReader(ImageReader reader);
 /// Reads an image file: Radiance .hdr natively, everything else through the installed reader.
 /// Throws ImporterError naming the file.
 FALCOR_API Image readImage(const std::filesystem::path& path);
+
+/// A texture holding the image in mip 0. `format` defaults to the image's own; a format of the same
+/// texel size reinterprets the bytes (e.g. RGBA8Unorm read as RGBA8UnormSrgb), any other converts
+/// the values. With more than one mip level, the chain is filtered from mip 0.
+FALCOR_API TexturePtr createTextureFromImage(const Image& image, ResourceFormat format = ResourceFormat::Unknown,
+                                             uint32_t mipLevels = 1);
 
 /// Radiance RGBE (.hdr / .pic) decoder, to RGB32Float.
 FALCOR_API Image readRadianceHDR(const std::filesystem::path& path);

@@ -67,9 +67,7 @@ void registerImageIOBindings(py::module_& m)
     }, "reader"_a);
 
     m.def("read_image", [](const std::filesystem::path& path) {
-        Image img = readImage(path);
-        auto tex = Texture::create(img.width, img.height, img.format);
-        std::memcpy(tex->data(), img.data.data(), img.data.size());
+        auto tex = createTextureFromImage(readImage(path));
         tex->setName(path.filename().string());
         return tex;
     }, "path"_a, "Reads an image file into a texture (format as stored: RGB32Float for HDR/EXR, RGBA8Unorm for 8-bit images...).");
