@@ -62,6 +62,9 @@ def _note_ignored_flags(args, log):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # Like Falcor's embedded interpreter, scripts can import modules from the working directory.
+    if "" not in sys.path:
+        sys.path.insert(0, "")
     try:
         args = _parser().parse_args(argv)
     except SystemExit as e:  # argparse: --help (0) or a parse error (2 -> Falcor uses 1)
