@@ -158,10 +158,22 @@ void AccumulatePass::setEnabled(bool enabled)
     }
 }
 
+bool AccumulatePass::sceneChanged() const
+{
+    // As Falcor: any scene change restarts the accumulation, except camera changes that only
+    // jitter the camera or move its previous-frame matrices.
+    if (!mpScene)
+        return false;
+    const SceneUpdateFlags updates = mpScene->getUpdates();
+    if ((updates & ~SceneUpdateFlags::CameraPropertiesChanged) != SceneUpdateFlags::None)
+        return true;
+    const uint32_t ignored = uint32_t(Camera::Changes::Jitter | Camera::Changes::History);
+    return isSet(updates, SceneUpdateFlags::CameraPropertiesChanged) && (uint32_t(mpScene->getCamera().getChanges()) & ~ignored) != 0;
+}
+
 bool AccumulatePass::beginFrame(const RenderData& renderData)
 {
-    // Scene-change resets join here once passes see scene updates (setScene already resets).
-    if (mAutoReset && renderData.getDictionary().get<uint32_t>(kRenderPassRefreshFlags, 0) != 0)
+    if (mAutoReset && (renderData.getDictionary().get<uint32_t>(kRenderPassRefreshFlags, 0) != 0 || sceneChanged()))
         reset();
 
     if (mMaxFrameCount == 0 || mFrameCount != mMaxFrameCount)

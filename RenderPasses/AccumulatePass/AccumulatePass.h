@@ -1,5 +1,6 @@
 #pragma once
 #include "RenderGraph/RenderPass.h"
+#include "Scene/Scene.h"
 #include <vector>
 
 namespace falcor
@@ -38,7 +39,12 @@ public:
     Properties getProperties() const override;
     RenderPassReflection reflect(const CompileData& compileData) override;
     void execute(RenderContext* pRenderContext, const RenderData& renderData) override;
-    void setScene(RenderContext* pRenderContext, const std::shared_ptr<Scene>& pScene) override { reset(); }
+    /// A new scene restarts the accumulation; so do its updates (see `sceneChanged`).
+    void setScene(RenderContext* pRenderContext, const std::shared_ptr<Scene>& pScene) override
+    {
+        mpScene = pScene;
+        reset();
+    }
 
     bool isEnabled() const { return mEnabled; }
     /// Toggling restarts the accumulation.
@@ -49,6 +55,8 @@ private:
     void parseProperties(const Properties& props);
     /// Applies the reset rules that run before each frame; false if the frame must be skipped (Stop).
     bool beginFrame(const RenderData& renderData);
+    /// Whether the scene's last update changed anything accumulation depends on.
+    bool sceneChanged() const;
     /// Sizes the running sums of the current mode for the frame and zeroes them after a reset.
     void prepareAccumulation(uint2 frameDim);
     void accumulate(const Texture& src, Texture& dst);
@@ -62,6 +70,8 @@ private:
     AccumulatePrecision mPrecisionMode = AccumulatePrecision::Single;
     uint32_t mMaxFrameCount = 0; ///< 0 = no limit.
     AccumulateOverflowMode mOverflowMode = AccumulateOverflowMode::Stop;
+
+    std::shared_ptr<Scene> mpScene;
 
     // Accumulation state.
     uint32_t mFrameCount = 0; ///< Frames accumulated since the last reset.

@@ -9,6 +9,8 @@ void registerTextureBindings(py::module_& m);
 void registerRenderPassBindings(py::module_& m);
 void registerRenderGraphBindings(py::module_& m);
 void registerImageIOBindings(py::module_& m);
+void registerSceneBindings(py::module_& m);
+void registerAccelBindings(py::module_& m);
 } // namespace falcor::python
 
 PYBIND11_MODULE(falcor_ext, m)
@@ -41,4 +43,6 @@ PYBIND11_MODULE(falcor_ext, m)
     registerRenderPassBindings(m);
     registerRenderGraphBindings(m);
     registerImageIOBindings(m);
+    registerSceneBindings(m);
+    registerAccelBindings(m);
 }

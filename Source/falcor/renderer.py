@@ -13,6 +13,7 @@ from . import falcor_ext as _ext
 from .clock import Clock
 from .frame_capture import FrameCapture, TimingCapture
 from .profiler import Profiler
+from .scene import SceneBuilderFlags, load_scene
 
 _CLEAR_COLOR = (0.38, 0.52, 0.10, 1.0)
 
@@ -53,6 +54,8 @@ class Renderer:
         self._fb_size = (int(width), int(height))
         self._fb_format = _ext.ResourceFormat.BGRA8UnormSrgb
         self._scene = None
+        self._scene_path = None
+        self._scene_updates: dict[int, int] = {}  # id(graph) -> scene updates it hasn't seen yet
         self._settings = Settings()
         self.clock = Clock()
         self.profiler = Profiler()
@@ -76,6 +79,7 @@ class Renderer:
         if graph is None:
             raise _ext.RuntimeError("Can't add an empty graph")
         graph.resize(*self._fb_size, self._fb_format)
+        graph.set_scene(self._scene)
         for i, g in enumerate(self._graphs):
             if g.name == graph.name:
                 _ext.Logger.log(_ext.Logger.Level.Warning,
@@ -120,6 +124,8 @@ class Renderer:
         self._fb_size = (int(width), int(height))
         for g in self._graphs:
             g.resize(*self._fb_size, self._fb_format)
+        if self._scene is not None:
+            self._scene.camera.aspectRatio = self._fb_size[0] / self._fb_size[1]
 
     resizeSwapChain = resizeFrameBuffer
 
@@ -140,19 +146,44 @@ class Renderer:
             _ext.RenderContext().blit(graph.get_output(main), fb)
         return fb
 
-    # ---- scenes (the scene system comes with .pyscene support) ----
+    # ---- scenes ----
     @property
     def scene(self):
         return self._scene
 
-    def loadScene(self, path, buildFlags=None):
-        raise _ext.RuntimeError(f"Failed to load scene '{path}': scene loading is not available in this build yet.")
+    def loadScene(self, path, buildFlags=SceneBuilderFlags.Default):
+        """Loads a scene for all graphs: the camera takes the frame buffer's aspect ratio and the
+        clock restarts at time 0. `--use-cache`/`--rebuild-cache` add their build flags."""
+        flags = SceneBuilderFlags(int(buildFlags) | int(self.scene_build_flags))
+        try:
+            scene = load_scene(path, flags, self._settings)
+        except _ext.ImporterError as e:
+            where = getattr(e, "path", "") or os.fspath(path)
+            raise _ext.RuntimeError(f"Failed to load scene.\n\nError in {where}\n\n{e}") from e
+        self._set_scene(scene, path)
 
     def unloadScene(self):
-        self._scene = None
+        self._set_scene(None, None)
+
+    def _set_scene(self, scene, path):
+        self._scene, self._scene_path = scene, path
+        if scene is not None:
+            scene.camera.aspectRatio = self._fb_size[0] / self._fb_size[1]
         for g in self._graphs:
-            g.resize(*self._fb_size, self._fb_format)
+            g.set_scene(scene)
+        self._scene_updates.clear()
         self.clock.set_time_immediately(0.0)
+
+    def _update_scene(self):
+        """Brings the scene to the clock's time; every graph collects the changes until it runs."""
+        if self.sceneUpdateCallback is not None:
+            self.sceneUpdateCallback(self._scene, self.clock.time)
+        if self._scene is None:
+            return
+        updates = self._scene.update(self.clock.time)
+        if updates:
+            for g in self._graphs:
+                self._scene_updates[id(g)] = self._scene_updates.get(id(g), 0) | updates
 
     # ---- settings ----
     def getSettings(self) -> Settings:
@@ -181,9 +212,11 @@ class Renderer:
         self.clock.tick()
         self.timingCapture.begin_frame(time.perf_counter())
         graph = self.activeGraph
-        if self.sceneUpdateCallback is not None:
-            self.sceneUpdateCallback(self._scene, self.clock.time)
+        self._update_scene()
         if graph is not None:
+            updates = self._scene_updates.pop(id(graph), 0)
+            if updates:
+                graph.on_scene_updates(updates)
             start = time.perf_counter()
             graph.execute()
             for pass_name, ms in graph.pass_times:

@@ -79,6 +79,10 @@ def config_script(renderer) -> str:
         parts.append(graph.to_script())
         fn = "render_graph_" + graph.name.replace(" ", "_").replace("/", "_").replace("\\", "_")
         parts.append(f"m.addGraph({fn}())\n")
+    scene = renderer.scene
+    if scene is not None and renderer._scene_path is not None:
+        path = os.fspath(renderer._scene_path).replace("\\", "/")
+        parts.append(f"\n# Scene\nm.loadScene('{path}')\n" + scene.getScript("m.scene"))
     w, h = renderer.frame_buffer_size
     parts.append(f"\n# Window Configuration\nm.resizeFrameBuffer({w}, {h})\nm.ui = {renderer.ui}\n")
     parts.append("\n# Clock Settings\n" + renderer.clock.get_script("m.clock"))

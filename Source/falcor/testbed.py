@@ -16,6 +16,7 @@ from . import capture
 from . import falcor_ext as _ext
 from .clock import Clock
 from .profiler import Profiler
+from .scene import SceneBuilderFlags, load_scene, load_scene_from_string
 
 
 class DeviceType(enum.Enum):
@@ -47,31 +48,6 @@ class ResourceBindFlags(enum.IntFlag):
 
 def _note_ignored(what: str):
     _ext.Logger.log_once(_ext.Logger.Level.Info, f"{what} has no effect on the CPU engine; ignored.")
-
-
-class SceneBuilderFlags(enum.IntFlag):
-    """Scene build flags (values as in Falcor); `|` and `&` combine them."""
-
-    Default = 0x0
-    DontMergeMaterials = 0x1
-    UseOriginalTangentSpace = 0x2
-    AssumeLinearSpaceTextures = 0x4
-    DontMergeMeshes = 0x8
-    UseSpecGlossMaterials = 0x10
-    UseMetalRoughMaterials = 0x20
-    NonIndexedVertices = 0x40
-    Force32BitIndices = 0x80
-    RTDontMergeStatic = 0x100
-    RTDontMergeDynamic = 0x200
-    RTDontMergeInstanced = 0x400
-    FlattenStaticMeshInstances = 0x800
-    DontOptimizeGraph = 0x1000
-    DontOptimizeMaterials = 0x2000
-    DontUseDisplacement = 0x4000
-    UseCompressedHitInfo = 0x8000
-    TessellateCurvesIntoPolyTubes = 0x10000
-    UseCache = 0x10000000
-    RebuildCache = 0x20000000
 
 
 class Buffer:
@@ -184,7 +160,7 @@ class Testbed:
         self.clock = Clock()
         self.profiler = self.device.profiler
         self.show_ui = False
-        self.scene = None
+        self._scene = None
         self.should_close = False
         self.keyboard_event_callback = None
         self.mouse_event_callback = None
@@ -198,7 +174,12 @@ class Testbed:
     def render_graph(self, graph):
         if graph is not None:
             graph.resize(*self._size, _ext.ResourceFormat.BGRA8UnormSrgb)
+            graph.set_scene(self._scene)
         self._graph = graph
+
+    @property
+    def scene(self):
+        return self._scene
 
     def create_render_graph(self, name: str = ""):
         return _ext.RenderGraph(name)
@@ -210,14 +191,30 @@ class Testbed:
         self._size = (int(width), int(height))
         if self._graph is not None:
             self._graph.resize(*self._size, _ext.ResourceFormat.BGRA8UnormSrgb)
+        if self._scene is not None:
+            self._scene.camera.aspectRatio = self._size[0] / self._size[1]
         if self.window_size_change_callback:
             self.window_size_change_callback(*self._size)
 
-    def load_scene(self, path, build_flags=None):
-        raise _ext.RuntimeError(f"Failed to load scene '{path}': scene loading is not available in this build yet.")
+    def load_scene(self, path, build_flags=SceneBuilderFlags.Default):
+        """Builds the scene (with fresh settings) and gives it to the render graph. As in Falcor,
+        neither the clock nor the camera's aspect ratio changes (the aspect follows resizes)."""
+        self._set_scene(load_scene(path, build_flags))
+
+    def load_scene_from_string(self, scene: str, extension: str = "pyscene", build_flags=SceneBuilderFlags.Default):
+        self._set_scene(load_scene_from_string(scene, extension, build_flags))
+
+    def _set_scene(self, scene):
+        self._scene = scene
+        if self._graph is not None:
+            self._graph.set_scene(scene)
 
     def frame(self):
         self.clock.tick()
+        if self._scene is not None:
+            updates = self._scene.update(self.clock.time)
+            if self._graph is not None and updates:
+                self._graph.on_scene_updates(updates)
         if self._graph is not None:
             self._graph.execute()
             for name, ms in self._graph.pass_times:
@@ -245,7 +242,7 @@ class Testbed:
                 capture.write_output(Path(os.fspath(path)), *prepared)
 
     def get_import_paths(self) -> list:
-        return []
+        return list(self._scene.import_paths) if self._scene is not None else []
 
     def get_import_dicts(self) -> list:
-        return []
+        return list(self._scene.import_dicts) if self._scene is not None else []

@@ -335,6 +335,12 @@ void RenderGraph::setScene(const std::shared_ptr<Scene>& pScene)
     invalidate();
 }
 
+void RenderGraph::onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags sceneUpdates)
+{
+    for (auto& n : mNodes)
+        n.pass->onSceneUpdates(pRenderContext, sceneUpdates);
+}
+
 bool RenderGraph::needsRecompile() const
 {
     return !mCompiled || std::any_of(mNodes.begin(), mNodes.end(), [](const Node& n) { return n.pass->isRecompileRequested(); });

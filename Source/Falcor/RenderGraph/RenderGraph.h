@@ -69,6 +69,9 @@ public:
     uint2 getDefaultDims() const { return mDefaultDims; }
     ResourceFormat getDefaultFormat() const { return mDefaultFormat; }
     void setScene(const std::shared_ptr<Scene>& pScene);
+    /// Tells every pass what changed in the scene (Falcor's RenderGraph::onSceneUpdates); the
+    /// application calls it before `execute` when the scene changed since the graph last ran.
+    void onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags sceneUpdates);
     const std::shared_ptr<Scene>& getScene() const { return mpScene; }
 
     bool isCompiled() const { return !needsRecompile(); }

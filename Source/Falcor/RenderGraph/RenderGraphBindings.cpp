@@ -1,6 +1,7 @@
 #include "Core/PythonHelpers.h"
 #include "Core/PluginRegistry.h"
 #include "RenderGraph/RenderGraph.h"
+#include "Scene/Scene.h"
 
 namespace falcor::python
 {
@@ -69,6 +70,16 @@ void registerRenderGraphBindings(py::module_& m)
         return l;
     });
     graph.def("get_available_outputs", &RenderGraph::getAvailableOutputs);
+    // Falcor's graphs get their scene from Mogwai/Testbed; these let scripts do it themselves.
+    // Accepts a falcor.Scene (its native snapshot is used), a NativeScene, or None.
+    graph.def("set_scene", [](RenderGraph& g, const py::object& scene) {
+        py::object native = py::hasattr(scene, "native") ? scene.attr("native") : scene;
+        g.setScene(native.is_none() ? nullptr : native.cast<std::shared_ptr<Scene>>());
+    }, "scene"_a);
+    graph.def_property_readonly("scene", &RenderGraph::getScene, "The NativeScene the passes see (None without a scene).");
+    graph.def("on_scene_updates", [](RenderGraph& g, uint32_t flags) {
+        g.onSceneUpdates(&defaultContext(), SceneUpdateFlags(flags));
+    }, "flags"_a, "Tells the passes what changed in the scene (SceneUpdateFlags bits) before the next execute.");
     graph.def("resize", [](RenderGraph& g, uint32_t w, uint32_t h, ResourceFormat f) { g.onResize({w, h}, f); }, "width"_a, "height"_a,
               "format"_a = ResourceFormat::BGRA8UnormSrgb, "Sets the default texture size and format (the frame buffer's).");
     graph.def_property_readonly("default_size", [](const RenderGraph& g) { return py::make_tuple(g.getDefaultDims().x(), g.getDefaultDims().y()); });

@@ -3,6 +3,7 @@
 #include "RenderGraph/RenderContext.h"
 #include "RenderGraph/RenderData.h"
 #include "RenderGraph/RenderPassReflection.h"
+#include "Scene/SceneUpdateFlags.h"
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,8 +43,10 @@ FALCOR_API uint2 calculateIOSize(IOSize selection, uint2 fixedSize, uint2 window
 ///    (`parallelForRows`) for per-pixel work.
 /// 5. `getProperties()`: the options as they would recreate this pass (Python `getDictionary()`).
 ///
-/// `setScene` is called when the graph's scene changes. Passes that keep state across frames
-/// (accumulation, temporal filters) reset it when `compile` is called with new sizes.
+/// `setScene` is called when the graph's scene changes; `onSceneUpdates` before an execution
+/// when the scene changed since the graph last ran (camera moved, geometry moved, materials...).
+/// Passes that keep state across frames (accumulation, temporal filters) reset it on those, and
+/// when `compile` is called with new sizes.
 class FALCOR_API RenderPass
 {
 public:
@@ -64,6 +67,9 @@ public:
     /// Falcor implements this only for PathTracer; for other passes it does nothing.
     virtual void setProperties(const Properties& props) {}
     virtual void setScene(RenderContext* pRenderContext, const std::shared_ptr<Scene>& pScene) {}
+    /// What changed in the scene since this graph last executed (the updates of the frames in
+    /// between, combined). Called by the application before `execute`.
+    virtual void onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags sceneUpdates) {}
 
     /// Plugin class name, e.g. "ToneMapper".
     virtual const std::string& getType() const = 0;

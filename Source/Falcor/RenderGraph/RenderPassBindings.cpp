@@ -1,5 +1,6 @@
 #include "Core/PluginRegistry.h"
 #include "Core/PythonHelpers.h"
+#include "Scene/Scene.h"
 #include "RenderGraph/RenderPass.h"
 
 namespace falcor::python
@@ -7,8 +8,8 @@ namespace falcor::python
 namespace
 {
 /// A render pass written in Python: subclass `falcor.RenderPass`, implement `reflect` and
-/// `execute` (and optionally `compile`, `get_properties`, `set_scene`), register it with
-/// `falcor.register_render_pass`. Calls from the (GIL-free) executor take the GIL.
+/// `execute` (and optionally `compile`, `get_properties`, `set_scene`, `on_scene_updates`),
+/// register it with `falcor.register_render_pass`. Calls from the (GIL-free) executor take the GIL.
 class PyRenderPass : public RenderPass, public py::trampoline_self_life_support
 {
 public:
@@ -35,6 +36,20 @@ public:
         {
             throw RuntimeError(e.what()); // Carried through the executor; re-raised to Python with the pass name.
         }
+    }
+    /// Python passes may define `set_scene(self, scene)` (a NativeScene or None) and
+    /// `on_scene_updates(self, flags)` (SceneUpdateFlags bits as an int).
+    void setScene(RenderContext* pRenderContext, const std::shared_ptr<Scene>& pScene) override
+    {
+        py::gil_scoped_acquire gil;
+        if (py::function override = py::get_override(static_cast<const RenderPass*>(this), "set_scene"))
+            override(pScene);
+    }
+    void onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags sceneUpdates) override
+    {
+        py::gil_scoped_acquire gil;
+        if (py::function override = py::get_override(static_cast<const RenderPass*>(this), "on_scene_updates"))
+            override(uint32_t(sceneUpdates));
     }
     Properties getProperties() const override
     {

@@ -1,0 +1,337 @@
+#include "Scene/Acceleration/RayTracing.h"
+#include "Core/Error.h"
+#include "Core/ThreadPool.h"
+#include "Scene/Acceleration/BVHBuilder.h"
+#include "Scene/Acceleration/Kernels.h"
+#include "Scene/Acceleration/WideBVH.h"
+#include <atomic>
+#include <chrono>
+// The baseline (SSE2) build of the traversal kernels: the top level always uses it, meshes use it
+// on CPUs without AVX2.
+#define FALCOR_ACCEL_ISA sse2
+#define FALCOR_ACCEL_AVX2 0
+#include "Scene/Acceleration/Traversal.h"
+
+namespace falcor
+{
+using namespace accel;
+
+namespace
+{
+constexpr size_t kLargeMeshTriangles = 32 * 1024;
+
+bool cpuHasAvx2()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
+TraceBlasFn bestKernel() { return cpuHasAvx2() ? avx2TraceBlas() : &sse2::traceBlas; }
+
+/// The mesh traversal kernel every query uses (process-wide; see SceneAccel::setBaselineKernels).
+std::atomic<TraceBlasFn> gTraceBlas{bestKernel()};
+
+double msSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Inverse of an affine object-to-world transform (computed in double, rounded once); false when
+/// the transform has no inverse (zero scale, non-finite entries).
+bool invertAffine(const float4x4& m, float3x4& out)
+{
+    double a[3][3], inv[3][3];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            a[r][c] = m[r][c];
+    double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                 a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    if (det == 0.0 || !std::isfinite(det) || !std::isfinite(m[0][3] + m[1][3] + m[2][3]))
+        return false;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+        {
+            int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+            inv[r][c] = (a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1]) / det;
+        }
+    for (int r = 0; r < 3; ++r)
+    {
+        double tr = 0;
+        for (int c = 0; c < 3; ++c)
+        {
+            out[r][c] = float(inv[r][c]);
+            tr -= inv[r][c] * double(m[c][3]);
+        }
+        out[r][3] = float(tr);
+    }
+    return true;
+}
+
+bool isMirroring(const float4x4& m)
+{
+    float3 x{m[0][0], m[1][0], m[2][0]}, y{m[0][1], m[1][1], m[2][1]}, z{m[0][2], m[1][2], m[2][2]};
+    return dot(cross(x, y), z) < 0.f;
+}
+
+float3 transformPoint(const float4x4& m, const float3& p)
+{
+    return mul(m, float4{p.x(), p.y(), p.z(), 1.f}).xyz();
+}
+
+AABB transformBounds(const float4x4& m, const AABB& b)
+{
+    AABB out;
+    if (!b.valid())
+        return out;
+    for (int i = 0; i < 8; ++i)
+        out.include(transformPoint(m, float3{(i & 1) ? b.maxPoint.x() : b.minPoint.x(), (i & 2) ? b.maxPoint.y() : b.minPoint.y(),
+                                             (i & 4) ? b.maxPoint.z() : b.minPoint.z()}));
+    return out;
+}
+
+/// Packs the triangles of a binary leaf (at most 4) into a Triangle4, repeating the last one.
+Triangle4 packTriangles(const MeshGeometry& g, std::span<const uint32_t> prims)
+{
+    Triangle4 block;
+    for (int lane = 0; lane < 4; ++lane)
+    {
+        uint32_t p = prims[std::min<size_t>(lane, prims.size() - 1)];
+        block.prim[lane] = p;
+        for (int k = 0; k < 3; ++k)
+            for (int a = 0; a < 3; ++a)
+                block.v[k][a][lane] = g.positions[g.triangles[p][k]][a];
+    }
+    return block;
+}
+} // namespace
+
+struct SceneAccel::Impl
+{
+    struct Mesh
+    {
+        WideBVH bvh;
+        HugePageVector<Triangle4> triangles; ///< Leaf blocks in traversal order.
+        size_t triangleCount = 0;
+        bool opaque = true;
+        AABB bounds;
+    };
+    struct Instance
+    {
+        uint32_t meshID = 0;
+        float4x4 objectToWorld;
+        float3x4 worldToObject;
+        bool invertible = true; ///< A singular transform flattens the mesh: nothing to hit.
+        bool frontFaceCW = false;
+        bool mirrored = false;
+        AABB worldBounds;
+    };
+
+    std::vector<Mesh> meshes;
+    std::vector<Instance> instances;
+    WideBVH tlas;
+    AccelStats stats;
+    size_t blasMemoryBytes = 0;
+    AABB bounds;
+
+    static Mesh buildMesh(const MeshGeometry& g, bool parallel)
+    {
+        Mesh mesh;
+        mesh.opaque = g.opaque;
+        mesh.triangleCount = g.triangles.size();
+        std::vector<AABB> boxes = triangleBounds(g, parallel);
+        for (const AABB& b : boxes)
+            mesh.bounds.include(b);
+        BinaryBVH binary = buildBinaryBVH(boxes, {4, parallel});
+        std::vector<std::span<const uint32_t>> leaves;
+        mesh.bvh = collapseToWide(binary, [&](const BinaryNode& leaf) {
+            leaves.push_back(std::span(binary.primOrder).subspan(leaf.first, leaf.count));
+            return kLeafBit | uint32_t(leaves.size() - 1);
+        });
+        mesh.triangles.resize(leaves.size());
+        forChunks(leaves.size(), parallel, [&](size_t i) { mesh.triangles[i] = packTriangles(g, leaves[i]); });
+        return mesh;
+    }
+
+    /// Calls body(i) for i in [0, count), on the pool when `parallel`.
+    template<typename F>
+    static void forChunks(size_t count, bool parallel, F&& body)
+    {
+        auto run = [&](size_t b, size_t e) {
+            for (size_t i = b; i < e; ++i)
+                body(i);
+        };
+        if (parallel)
+            parallelFor(count, 16 * 1024, run);
+        else
+            run(0, count);
+    }
+
+    static std::vector<AABB> triangleBounds(const MeshGeometry& g, bool parallel)
+    {
+        std::vector<AABB> boxes(g.triangles.size());
+        forChunks(boxes.size(), parallel, [&](size_t i) {
+            const uint3& tri = g.triangles[i];
+            for (int k = 0; k < 3; ++k)
+                FALCOR_CHECK(tri[k] < g.positions.size(), "SceneAccel: triangle ", i, " uses vertex ", tri[k], " of ", g.positions.size(), ".");
+            boxes[i] = AABB(g.positions[tri[0]]).include(g.positions[tri[1]]).include(g.positions[tri[2]]);
+        });
+        return boxes;
+    }
+
+    void buildTopLevel()
+    {
+        auto start = std::chrono::steady_clock::now();
+        std::vector<AABB> boxes(instances.size());
+        bounds = AABB();
+        for (size_t i = 0; i < instances.size(); ++i)
+        {
+            Instance& inst = instances[i];
+            inst.worldBounds = inst.invertible ? transformBounds(inst.objectToWorld, meshes[inst.meshID].bounds) : AABB();
+            boxes[i] = inst.worldBounds;
+            bounds.include(inst.worldBounds);
+        }
+        // Instances without a valid box (empty meshes, singular transforms) stay out of the tree.
+        BinaryBVH binary = buildBinaryBVH(boxes, {1, true});
+        tlas = collapseToWide(binary, [&](const BinaryNode& leaf) { return kLeafBit | binary.primOrder[leaf.first]; });
+        stats.tlasBuildMs = msSince(start);
+        stats.tlasNodeCount = tlas.nodes.size();
+        stats.memoryBytes = blasMemoryBytes + tlas.nodes.size() * sizeof(WideNode) + instances.size() * sizeof(Instance);
+    }
+
+    static void setTransform(Instance& inst, const float4x4& m)
+    {
+        inst.objectToWorld = m;
+        inst.invertible = invertAffine(m, inst.worldToObject);
+        inst.mirrored = isMirroring(m);
+    }
+
+    /// Which determinant sign the cull mode rejects in the instance's object space. Positive
+    /// determinants are counter-clockwise in object space; a mirroring transform flips that in
+    /// world space, and frontFaceCW flips which winding is the front.
+    static CullSign cullSign(const Instance& inst, RayCullMode cull)
+    {
+        if (cull == RayCullMode::None)
+            return CullSign::None;
+        bool frontIsPositive = inst.frontFaceCW == inst.mirrored;
+        bool rejectPositive = (cull == RayCullMode::Front) == frontIsPositive;
+        return rejectPositive ? CullSign::Positive : CullSign::Negative;
+    }
+
+    /// Searches one instance for hits closer than `best`; returns true when an any-hit search may stop.
+    bool traceInstance(uint32_t instanceID, const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit,
+                       TriangleHit& best) const
+    {
+        const Instance& inst = instances[instanceID];
+        const Mesh& mesh = meshes[inst.meshID];
+        float3 o = mul(inst.worldToObject, float4{ray.origin.x(), ray.origin.y(), ray.origin.z(), 1.f});
+        float3 d = mul(inst.worldToObject, float4{ray.dir.x(), ray.dir.y(), ray.dir.z(), 0.f});
+        if (d == float3(0.f))
+            return false;
+        BlasQuery query{&mesh.bvh, mesh.triangles.data(), o, d, ray.tMin, cullSign(inst, cull), mesh.opaque ? nullptr : alphaTest,
+                        instanceID, anyHit};
+        return gTraceBlas.load(std::memory_order_relaxed)(query, best);
+    }
+
+    /// Top-level leaves: instances.
+    struct InstanceLeaves
+    {
+        const Impl& impl;
+        const Ray& ray;
+        RayCullMode cull;
+        const AlphaTest* alphaTest;
+        bool anyHit;
+        TriangleHit& best;
+        void prefetch(uint32_t) const {}
+        bool intersect(uint32_t instanceID) const { return impl.traceInstance(instanceID, ray, cull, alphaTest, anyHit, best); }
+    };
+
+    TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit) const
+    {
+        TriangleHit best;
+        if (!(ray.tMin <= ray.tMax))
+            return best;
+        best.t = ray.tMax;
+        InstanceLeaves leaves{*this, ray, cull, alphaTest, anyHit, best};
+        if (isLeafRef(tlas.root) && tlas.root != kEmptyRef) // One instance: no top-level box to test.
+            leaves.intersect(leafPayload(tlas.root));
+        else
+            sse2::traverse(tlas, sse2::makeBoxRay(ray.origin, ray.dir), ray.tMin, best.t, leaves);
+        if (!best.isValid())
+            best.t = std::numeric_limits<float>::infinity();
+        return best;
+    }
+};
+
+SceneAccel::SceneAccel() : mpImpl(std::make_unique<Impl>()) {}
+SceneAccel::~SceneAccel() = default;
+SceneAccel::SceneAccel(SceneAccel&&) noexcept = default;
+SceneAccel& SceneAccel::operator=(SceneAccel&&) noexcept = default;
+
+void SceneAccel::build(std::span<const MeshGeometry> meshes, std::span<const InstanceDesc> instances)
+{
+    for (size_t i = 0; i < instances.size(); ++i)
+        FALCOR_CHECK(instances[i].meshID < meshes.size(), "SceneAccel: instance ", i, " refers to mesh ", instances[i].meshID, " but there are ",
+                     meshes.size(), " meshes.");
+    // Built aside and moved in at the end, so a failed build leaves the structure as it was.
+    Impl next;
+    auto start = std::chrono::steady_clock::now();
+    // Large meshes spread their own build over the pool; small ones are built side by side.
+    next.meshes.resize(meshes.size());
+    auto isLarge = [&](size_t i) { return meshes[i].triangles.size() >= kLargeMeshTriangles; };
+    for (size_t i = 0; i < meshes.size(); ++i)
+        if (isLarge(i))
+            next.meshes[i] = Impl::buildMesh(meshes[i], true);
+    parallelFor(meshes.size(), 1, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i)
+            if (!isLarge(i))
+                next.meshes[i] = Impl::buildMesh(meshes[i], false);
+    });
+    next.stats.blasBuildMs = msSince(start);
+    for (const auto& m : next.meshes)
+    {
+        next.stats.triangleCount += m.triangleCount;
+        next.stats.blasNodeCount += m.bvh.nodes.size();
+        next.blasMemoryBytes += m.bvh.nodes.size() * sizeof(WideNode) + m.triangles.size() * sizeof(Triangle4);
+    }
+    next.instances.resize(instances.size());
+    for (size_t i = 0; i < instances.size(); ++i)
+    {
+        next.instances[i].meshID = instances[i].meshID;
+        next.instances[i].frontFaceCW = instances[i].frontFaceCW;
+        Impl::setTransform(next.instances[i], instances[i].transform);
+    }
+    next.buildTopLevel();
+    *mpImpl = std::move(next);
+}
+
+void SceneAccel::updateInstanceTransforms(std::span<const float4x4> transforms)
+{
+    Impl& impl = *mpImpl;
+    FALCOR_CHECK(transforms.size() == impl.instances.size(), "SceneAccel: got ", transforms.size(), " transforms for ", impl.instances.size(),
+                 " instances.");
+    for (size_t i = 0; i < transforms.size(); ++i)
+        Impl::setTransform(impl.instances[i], transforms[i]);
+    impl.buildTopLevel();
+}
+
+TriangleHit SceneAccel::closestHit(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest) const
+{
+    return mpImpl->trace(ray, cull, alphaTest, false);
+}
+
+bool SceneAccel::anyHit(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest) const
+{
+    return mpImpl->trace(ray, cull, alphaTest, true).isValid();
+}
+
+const char* SceneAccel::getKernelIsa() { return gTraceBlas.load() == &sse2::traceBlas ? "sse2" : "avx2"; }
+
+void SceneAccel::setBaselineKernels(bool baseline) { gTraceBlas = baseline ? &sse2::traceBlas : bestKernel(); }
+
+AABB SceneAccel::getBounds() const { return mpImpl->bounds; }
+const AccelStats& SceneAccel::getStats() const { return mpImpl->stats; }
+uint32_t SceneAccel::getInstanceCount() const { return uint32_t(mpImpl->instances.size()); }
+} // namespace falcor

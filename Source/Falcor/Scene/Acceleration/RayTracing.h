@@ -1,0 +1,121 @@
+#pragma once
+#include "Core/Macros.h"
+#include "Utils/Math/AABB.h"
+#include "Utils/Math/Matrix.h"
+#include "Utils/Math/Vector.h"
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace falcor
+{
+constexpr uint32_t kInvalidIndex = 0xffffffffu;
+
+struct Ray
+{
+    float3 origin;
+    float tMin = 0.f;
+    float3 dir; ///< Need not be normalized; t is measured in units of |dir|.
+    float tMax = std::numeric_limits<float>::infinity();
+};
+
+/// A hit on a triangle: which instance and triangle, where on it, and how far along the ray.
+/// Barycentrics (u, v) weight vertices 1 and 2: p = (1-u-v)·p0 + u·p1 + v·p2 (DXR convention).
+struct TriangleHit
+{
+    uint32_t instanceID = kInvalidIndex;
+    uint32_t primitiveIndex = kInvalidIndex;
+    float2 barycentrics{0.f, 0.f};
+    float t = std::numeric_limits<float>::infinity();
+    bool isValid() const { return instanceID != kInvalidIndex; }
+};
+
+/// Which triangle faces rays ignore. A triangle is front facing when its vertices appear
+/// counter-clockwise seen from the ray origin, unless the instance says `frontFaceCW`.
+enum class RayCullMode
+{
+    None,
+    Front,
+    Back,
+};
+
+/// Decides hits on non-opaque geometry (alpha testing). Called only for triangles of meshes that
+/// are not marked opaque; return true to accept the hit.
+class AlphaTest
+{
+public:
+    virtual ~AlphaTest() = default;
+    virtual bool accept(uint32_t instanceID, uint32_t primitiveIndex, float2 barycentrics) const = 0;
+};
+
+/// Bottom-level input: indexed triangles in object space. The spans must stay valid while the
+/// structure is built (the structure keeps its own compact copy for traversal).
+struct MeshGeometry
+{
+    std::span<const float3> positions;
+    std::span<const uint3> triangles;
+    bool opaque = true;
+};
+
+/// Top-level input: one placement of a mesh.
+struct InstanceDesc
+{
+    uint32_t meshID = 0;
+    float4x4 transform = float4x4::identity(); ///< Object to world (row-major, column vectors: p' = M·p).
+    bool frontFaceCW = false;
+};
+
+struct AccelStats
+{
+    double blasBuildMs = 0, tlasBuildMs = 0;
+    size_t triangleCount = 0, blasNodeCount = 0, tlasNodeCount = 0, memoryBytes = 0;
+};
+
+/// Two-level bounding volume hierarchy over triangle meshes: one bottom-level structure per mesh,
+/// a top-level structure over instances. Built with a binned SAH on the engine's thread pool;
+/// instance transforms can change (top level refit/rebuild) without touching the meshes.
+/// Queries are thread safe; results do not depend on the thread count.
+///
+/// Hits: tMin <= t <= tMax, edges and vertices included (watertight: a ray through an edge shared
+/// by two triangles hits at least one of them); zero-area triangles are never hit. Of equal-t hits the lowest
+/// instance, then the lowest primitive index, wins. Rays are traced in each instance's object
+/// space (t is preserved); instances whose transform has no inverse are not traced.
+/// Implementation: 8-wide nodes over 4-triangle leaves, SSE2 kernels with an AVX2 build chosen
+/// at run time (bit-identical results); see Scene/Acceleration/*.h.
+class FALCOR_API SceneAccel
+{
+public:
+    SceneAccel();
+    ~SceneAccel();
+    SceneAccel(SceneAccel&&) noexcept;
+    SceneAccel& operator=(SceneAccel&&) noexcept;
+
+    /// Builds both levels. Errors (a vertex index out of range, an unknown mesh) throw and leave
+    /// the previous structure in place.
+    void build(std::span<const MeshGeometry> meshes, std::span<const InstanceDesc> instances);
+    /// New object-to-world transforms (one per instance, same order as build): rebuilds only the
+    /// top level (a fresh SAH build over the instance boxes; meshes are untouched).
+    void updateInstanceTransforms(std::span<const float4x4> transforms);
+
+    TriangleHit closestHit(const Ray& ray, RayCullMode cull = RayCullMode::None, const AlphaTest* alphaTest = nullptr) const;
+    bool anyHit(const Ray& ray, RayCullMode cull = RayCullMode::None, const AlphaTest* alphaTest = nullptr) const;
+
+    /// Instruction set of the mesh traversal kernels in use: "avx2" on CPUs that have it, else
+    /// "sse2" (the x86-64 baseline). Results are bit-identical either way.
+    static const char* getKernelIsa();
+    /// Forces the baseline (SSE2) kernels for every structure, or (false) returns to the best the
+    /// CPU supports. For tests and benchmarks; do not call while queries run.
+    static void setBaselineKernels(bool baseline);
+
+    /// Union of the instances' transformed mesh boxes (as Falcor's scene bounds).
+    AABB getBounds() const;
+    const AccelStats& getStats() const;
+    uint32_t getInstanceCount() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> mpImpl;
+};
+} // namespace falcor

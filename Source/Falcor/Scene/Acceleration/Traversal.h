@@ -1,0 +1,188 @@
+// BVH traversal kernels, compiled once per instruction set: include after Kernels.h with
+// FALCOR_ACCEL_ISA (namespace name) and FALCOR_ACCEL_AVX2 (0 or 1) defined. No include guard:
+// each translation unit includes it once.
+#include "Scene/Acceleration/Simd.h"
+#include "Scene/Acceleration/TriangleIntersect.h"
+
+namespace falcor::accel::FALCOR_ACCEL_ISA
+{
+/// Per-ray constants of the wide box test. Zero direction components are replaced by tiny ones
+/// so that slabs parallel to the ray give +-infinity rather than NaN. The rows of the near and far
+/// planes per axis follow the direction's sign, so no per-box min/max is needed and empty slots
+/// (lower > upper) always miss.
+struct BoxRay
+{
+    vnode origin[3], invDir[3];
+    int nearRow[3], farRow[3];
+};
+
+inline BoxRay makeBoxRay(const float3& o, const float3& d)
+{
+    BoxRay r;
+    for (int a = 0; a < 3; ++a)
+    {
+        float da = std::fabs(d[a]) < 1e-30f ? std::copysign(1e-30f, d[a]) : d[a];
+        r.origin[a] = splatNode(o[a]);
+        r.invDir[a] = splatNode(1.f / da);
+        r.nearRow[a] = 2 * a + (da < 0.f);
+        r.farRow[a] = 2 * a + (da >= 0.f);
+    }
+    return r;
+}
+
+/// Relative slack of box distances: rounding in the slab test (a few ulps) and in the triangle
+/// test's t must never cull a box whose triangles could hit, nor skip an equal-t hit that the tie
+/// rule prefers. Culling a little less costs next to nothing.
+constexpr float kBoxSlack = 1.000001f;
+
+/// Lanes of `node` whose box the ray overlaps within [tMin, tMax] (widened by kBoxSlack);
+/// `tNear` gets the entry distances.
+inline int intersectNode(const WideNode& node, const BoxRay& r, vnode tMin, vnode tMax, float* tNear)
+{
+    int hits = 0;
+    for (int lane = 0; lane < kNodeWidth; lane += kNodeLanes)
+    {
+        auto slab = [&](int row, int axis) { return (loadNode(node.bounds[row] + lane) - r.origin[axis]) * r.invDir[axis]; };
+        vnode nearT = max(max(slab(r.nearRow[0], 0), slab(r.nearRow[1], 1)), max(slab(r.nearRow[2], 2), tMin));
+        vnode farT = min(min(slab(r.farRow[0], 0), slab(r.farRow[1], 1)), min(slab(r.farRow[2], 2), tMax));
+        store(nearT, tNear + lane);
+        hits |= lessEqualMask(nearT, farT * splatNode(kBoxSlack)) << lane;
+    }
+    return hits;
+}
+
+struct StackEntry
+{
+    uint32_t ref;
+    float tNear;
+};
+
+/// Deep enough for any tree the builder makes: SAH splits stop at depth 48, median splits then
+/// add at most 32 levels, and each wide level pushes at most kNodeWidth - 1 entries.
+constexpr int kTraversalStackSize = 80 * (kNodeWidth - 1) + 1;
+
+/// Asks the memory system for `bytes` at `p` (which are about to be read).
+inline void prefetch(const void* p, size_t bytes)
+{
+    for (size_t offset = 0; offset < bytes; offset += 64)
+        _mm_prefetch(static_cast<const char*>(p) + offset, _MM_HINT_T0);
+}
+
+/// Pushes the hit children of a node nearest-last and returns the nearest (popped) one. Their
+/// memory is prefetched so that the loads of siblings overlap instead of waiting one by one.
+template<typename Leaves>
+uint32_t pushOrdered(const WideBVH& bvh, const WideNode& node, int mask, const float* tNear, const Leaves& leaves, StackEntry* stack, int& sp)
+{
+    int base = sp;
+    for (; mask; mask &= mask - 1)
+    {
+        int i = firstLane(mask);
+        uint32_t child = node.child[i];
+        if (isLeafRef(child))
+            leaves.prefetch(leafPayload(child));
+        else
+            prefetch(&bvh.nodes[child], sizeof(WideNode));
+        // Insertion keeps the pushed entries sorted by decreasing distance.
+        int k = sp++;
+        for (; k > base && stack[k - 1].tNear < tNear[i]; --k)
+            stack[k] = stack[k - 1];
+        stack[k] = {child, tNear[i]};
+    }
+    return stack[--sp].ref;
+}
+
+/// Front-to-back traversal of a wide BVH. `leaves.intersect(payload)` handles a leaf and
+/// returns true to stop (any-hit); `leaves.prefetch(payload)` announces one. `tMax` is read
+/// before every node and stack pop, so a closest-hit search that shortens it prunes what lies
+/// behind. Returns true when a leaf stopped the traversal.
+template<typename Leaves>
+bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tMax, const Leaves& leaves)
+{
+    if (bvh.root == kEmptyRef)
+        return false;
+    StackEntry stack[kTraversalStackSize];
+    int sp = 0;
+    vnode vtMin = splatNode(tMin);
+    uint32_t ref = bvh.root;
+    while (true)
+    {
+        if (!isLeafRef(ref))
+        {
+            const WideNode& node = bvh.nodes[ref];
+            alignas(32) float tNear[kNodeWidth];
+            int mask = intersectNode(node, ray, vtMin, splatNode(tMax), tNear);
+            if (mask != 0)
+            {
+                if ((mask & (mask - 1)) == 0)
+                    ref = node.child[firstLane(mask)];
+                else
+                    ref = pushOrdered(bvh, node, mask, tNear, leaves, stack, sp);
+                continue;
+            }
+        }
+        else if (leaves.intersect(leafPayload(ref)))
+            return true;
+        // Next entry that may still hold something closer than tMax (ties included).
+        do
+        {
+            if (sp == 0)
+                return false;
+            --sp;
+        } while (stack[sp].tNear > tMax * kBoxSlack);
+        ref = stack[sp].ref;
+    }
+}
+
+/// Closest-hit order: smaller t first, ties to the lower instance, then the lower primitive.
+inline bool precedes(float t, uint32_t instance, uint32_t prim, const TriangleHit& best)
+{
+    if (t != best.t)
+        return t < best.t;
+    return instance != best.instanceID ? instance < best.instanceID : prim < best.primitiveIndex;
+}
+
+/// Bottom-level leaves: Triangle4 blocks tested against the query's ray; hits that precede
+/// `best` (and pass the alpha test) replace it.
+struct TriangleLeaves
+{
+    const BlasQuery& query;
+    ShearedRay ray;
+    vfloat4 tMin;
+    TriangleHit& best;
+
+    void prefetch(uint32_t block) const;
+    bool intersect(uint32_t block) const;
+};
+
+inline void TriangleLeaves::prefetch(uint32_t block) const
+{
+    FALCOR_ACCEL_ISA::prefetch(&query.triangles[block], sizeof(Triangle4));
+}
+
+inline bool TriangleLeaves::intersect(uint32_t block) const
+{
+    const Triangle4& tri = query.triangles[block];
+    Hit4 hit;
+    FALCOR_ACCEL_ISA::intersect(ray, tri, tMin, splat4(best.t), query.cull, hit);
+    for (int lanes = hit.mask; lanes; lanes &= lanes - 1)
+    {
+        int lane = firstLane(lanes);
+        uint32_t prim = tri.prim[lane];
+        if (!precedes(hit.t[lane], query.instanceID, prim, best))
+            continue;
+        float2 bary{hit.e1[lane] / hit.det[lane], hit.e2[lane] / hit.det[lane]};
+        if (query.alphaTest && !query.alphaTest->accept(query.instanceID, prim, bary))
+            continue;
+        best = {query.instanceID, prim, bary, hit.t[lane]};
+        if (query.anyHit)
+            return true;
+    }
+    return false;
+}
+
+inline bool traceBlas(const BlasQuery& query, TriangleHit& best)
+{
+    TriangleLeaves leaves{query, makeShearedRay(query.origin, query.dir), splat4(query.tMin), best};
+    return traverse(*query.bvh, makeBoxRay(query.origin, query.dir), query.tMin, best.t, leaves);
+}
+} // namespace falcor::accel::FALCOR_ACCEL_ISA

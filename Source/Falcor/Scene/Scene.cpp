@@ -1,0 +1,332 @@
+#include "Scene/Scene.h"
+#include "Core/Error.h"
+#include "Core/ThreadPool.h"
+#include "Scene/SceneMath.h"
+
+namespace falcor
+{
+namespace
+{
+/// Rays per thread-pool task in batch queries (fixed: the split never depends on thread count).
+constexpr size_t kRayChunk = 256;
+
+AABB transformBounds(const AABB& box, const float4x4& m)
+{
+    AABB r;
+    if (!box.valid())
+        return r;
+    for (int corner = 0; corner < 8; ++corner)
+    {
+        float3 p((corner & 1) ? box.maxPoint.x() : box.minPoint.x(), (corner & 2) ? box.maxPoint.y() : box.minPoint.y(),
+                 (corner & 4) ? box.maxPoint.z() : box.minPoint.z());
+        r.include(transformPoint(m, p));
+    }
+    return r;
+}
+
+template<typename T>
+T interpolate(const std::vector<T>& values, const uint3& tri, float2 bary)
+{
+    const float w0 = 1.f - bary.x() - bary.y();
+    return values[tri.x()] * w0 + values[tri.y()] * bary.x() + values[tri.z()] * bary.y();
+}
+
+float3 safeNormalize(const float3& v)
+{
+    const float len = length(v);
+    return len > 0.f ? v / len : v;
+}
+
+/// Light changes between two frames as Falcor's Light::beginFrame classifies them.
+Scene::UpdateFlags lightChanges(const LightData& a, const LightData& b)
+{
+    using F = Scene::UpdateFlags;
+    F f = F::None;
+    if (!(a.posW == b.posW) || !(a.dirW == b.dirW) || !(a.transMat == b.transMat))
+        f |= F::LightsMoved;
+    if (!(a.intensity == b.intensity))
+        f |= F::LightIntensityChanged;
+    if (a.openingAngle != b.openingAngle || a.penumbraAngle != b.penumbraAngle || a.cosSubtendedAngle != b.cosSubtendedAngle ||
+        a.surfaceArea != b.surfaceArea || a.type != b.type)
+        f |= F::LightPropertiesChanged;
+    return f;
+}
+} // namespace
+
+// ---- Building -------------------------------------------------------------------------------
+
+uint32_t Scene::addMesh(Mesh mesh)
+{
+    const size_t n = mesh.positions.size();
+    FALCOR_CHECK(mesh.normals.size() == n && mesh.tangents.size() == n && mesh.texCrds.size() == n, "Scene::addMesh: mesh '",
+                 mesh.name, "' has vertex arrays of different lengths.");
+    for (const uint3& t : mesh.triangles)
+        FALCOR_CHECK(t.x() < n && t.y() < n && t.z() < n, "Scene::addMesh: mesh '", mesh.name, "' has an index out of range.");
+    mesh.bounds = AABB();
+    for (const float3& p : mesh.positions)
+        mesh.bounds.include(p);
+    mMeshes.push_back(std::move(mesh));
+    return uint32_t(mMeshes.size() - 1);
+}
+
+uint32_t Scene::addInstance(uint32_t meshID, uint32_t nodeID, const float4x4& worldMatrix)
+{
+    FALCOR_CHECK(meshID < mMeshes.size(), "Scene::addInstance: mesh ", meshID, " out of range (", mMeshes.size(), " meshes).");
+    Instance inst;
+    inst.meshID = meshID;
+    inst.materialID = mMeshes[meshID].materialID;
+    inst.nodeID = nodeID;
+    inst.worldMatrix = inst.prevWorldMatrix = worldMatrix;
+    inst.normalMatrix = inst.prevNormalMatrix = normalMatrix(worldMatrix);
+    inst.frontFaceCW = mMeshes[meshID].frontFaceCW != (determinant3x3(worldMatrix) < 0.f);
+    mInstances.push_back(inst);
+    return uint32_t(mInstances.size() - 1);
+}
+
+void Scene::setMaterial(uint32_t id, MaterialData material)
+{
+    FALCOR_CHECK(id <= mMaterials.size(), "Scene::setMaterial: material id ", id, " out of range (", mMaterials.size(), " materials).");
+    if (id == mMaterials.size())
+    {
+        mMaterials.push_back(std::move(material));
+        markUpdate(UpdateFlags::MaterialsChanged);
+        return;
+    }
+    MaterialData& old = mMaterials[id];
+    UpdateFlags f = UpdateFlags::MaterialsChanged;
+    if (old.emissionDiffers(material))
+        f |= UpdateFlags::EmissiveMaterialsChanged;
+    if ((old.alphaMode == AlphaMode::Opaque) != (material.alphaMode == AlphaMode::Opaque))
+        mAccelDirty = true;
+    old = std::move(material);
+    markUpdate(f);
+}
+
+void Scene::finalize()
+{
+    for (const Mesh& m : mMeshes)
+        FALCOR_CHECK(m.materialID < mMaterials.size(), "Scene::finalize: mesh '", m.name, "' uses material ", m.materialID, " of ",
+                     mMaterials.size(), ".");
+    buildAccel();
+    updateBounds();
+    mFinalized = true;
+    mFirstFrame = true;
+    mPendingUpdates = UpdateFlags::None;
+}
+
+void Scene::buildAccel()
+{
+    std::vector<MeshGeometry> geometry;
+    for (const Mesh& m : mMeshes)
+        geometry.push_back({m.positions, m.triangles, mMaterials[m.materialID].alphaMode == AlphaMode::Opaque});
+    std::vector<InstanceDesc> descs;
+    for (const Instance& i : mInstances)
+        descs.push_back({i.meshID, i.worldMatrix, i.frontFaceCW});
+    mAccel.build(geometry, descs);
+    mAccelDirty = false;
+}
+
+void Scene::updateBounds()
+{
+    mBounds = AABB();
+    for (const Instance& i : mInstances)
+        mBounds.include(transformBounds(mMeshes[i.meshID].bounds, i.worldMatrix));
+}
+
+// ---- Per-frame updates ------------------------------------------------------------------------
+
+void Scene::markUpdate(UpdateFlags flags)
+{
+    if (mFinalized)
+        mPendingUpdates |= flags;
+}
+
+void Scene::setInstanceTransforms(std::span<const float4x4> worldMatrices)
+{
+    FALCOR_CHECK(worldMatrices.size() == mInstances.size(), "Scene::setInstanceTransforms: got ", worldMatrices.size(),
+                 " matrices for ", mInstances.size(), " instances.");
+    for (size_t i = 0; i < mInstances.size(); ++i)
+    {
+        Instance& inst = mInstances[i];
+        inst.prevWorldMatrix = inst.worldMatrix;
+        inst.prevNormalMatrix = inst.normalMatrix;
+        inst.worldMatrix = worldMatrices[i];
+        inst.normalMatrix = normalMatrix(inst.worldMatrix);
+        const bool cw = mMeshes[inst.meshID].frontFaceCW != (determinant3x3(inst.worldMatrix) < 0.f);
+        mAccelDirty |= cw != inst.frontFaceCW;
+        inst.frontFaceCW = cw;
+    }
+    mTransformsSet = true;
+    markUpdate(UpdateFlags::GeometryMoved | UpdateFlags::SceneGraphChanged);
+}
+
+void Scene::setCamera(const Camera::Params& params, bool switched)
+{
+    mCamera.setParams(params);
+    mCameraSwitched |= switched;
+}
+
+void Scene::setLights(std::vector<LightData> activeLights, bool activeSetChanged)
+{
+    UpdateFlags f = UpdateFlags::None;
+    if (activeSetChanged || activeLights.size() != mLights.size())
+        f |= UpdateFlags::LightCountChanged;
+    for (size_t i = 0; i < std::min(activeLights.size(), mLights.size()); ++i)
+        f |= lightChanges(mLights[i], activeLights[i]);
+    mLights = std::move(activeLights);
+    for (LightData& l : mLights)
+        l.transMatIT = transpose(inverse(l.transMat));
+    markUpdate(f);
+}
+
+void Scene::setEnvMap(std::shared_ptr<EnvMap> envMap)
+{
+    UpdateFlags f = UpdateFlags::None;
+    if (bool(envMap) != bool(mpEnvMap) || (envMap && envMap->texture != mpEnvMap->texture))
+        f = UpdateFlags::EnvMapChanged;
+    else if (envMap && (!(envMap->transform == mpEnvMap->transform) || !(envMap->tint == mpEnvMap->tint) ||
+                        envMap->intensity != mpEnvMap->intensity))
+        f = UpdateFlags::EnvMapPropertiesChanged;
+    mpEnvMap = std::move(envMap);
+    markUpdate(f);
+}
+
+void Scene::setRenderSettings(const RenderSettings& settings)
+{
+    if (!(settings == mRenderSettings))
+        markUpdate(UpdateFlags::RenderSettingsChanged);
+    mRenderSettings = settings;
+}
+
+void Scene::setMeshVertices(uint32_t meshID, std::vector<float3> positions, std::vector<float3> normals, std::vector<float4> tangents,
+                            std::vector<float2> texCrds)
+{
+    Mesh& mesh = mMeshes.at(meshID);
+    const size_t n = mesh.positions.size();
+    FALCOR_CHECK(positions.size() == n && normals.size() == n && tangents.size() == n && texCrds.size() == n,
+                 "Scene::setMeshVertices: mesh '", mesh.name, "' has ", n, " vertices; every array must have as many.");
+    mesh.positions = std::move(positions);
+    mesh.normals = std::move(normals);
+    mesh.tangents = std::move(tangents);
+    mesh.texCrds = std::move(texCrds);
+    mesh.bounds = AABB();
+    for (const float3& p : mesh.positions)
+        mesh.bounds.include(p);
+    mAccelDirty = true;
+    mBoundsDirty = true;
+    markUpdate(UpdateFlags::MeshesChanged);
+}
+
+Scene::UpdateFlags Scene::update(UpdateFlags extra)
+{
+    FALCOR_CHECK(mFinalized, "Scene::update: the scene is not finalized.");
+    UpdateFlags flags = mPendingUpdates | extra;
+    if (!mTransformsSet || mFirstFrame)
+    {
+        // Nothing moved since the last frame (or there is none): previous matrices = current.
+        for (Instance& inst : mInstances)
+        {
+            inst.prevWorldMatrix = inst.worldMatrix;
+            inst.prevNormalMatrix = inst.normalMatrix;
+        }
+    }
+    if (mAccelDirty)
+        buildAccel();
+    else if (mTransformsSet)
+    {
+        std::vector<float4x4> m;
+        for (const Instance& inst : mInstances)
+            m.push_back(inst.worldMatrix);
+        mAccel.updateInstanceTransforms(m);
+    }
+    if (mTransformsSet || mBoundsDirty)
+        updateBounds();
+    mBoundsDirty = false;
+
+    const Camera::Changes changes = mCamera.beginFrame(mFirstFrame);
+    if (isSet(changes, Camera::Changes::Movement))
+        flags |= UpdateFlags::CameraMoved;
+    if (uint32_t(changes) & ~uint32_t(Camera::Changes::Movement))
+        flags |= UpdateFlags::CameraPropertiesChanged;
+    if (mCameraSwitched)
+        flags |= UpdateFlags::CameraSwitched;
+
+    mCameraSwitched = mTransformsSet = mFirstFrame = false;
+    mPendingUpdates = UpdateFlags::None;
+    mUpdates = flags;
+    ++mUpdateCount;
+    return flags;
+}
+
+// ---- Geometry at hits and ray queries ---------------------------------------------------------
+
+Scene::VertexData Scene::getVertexData(const TriangleHit& hit) const
+{
+    const Instance& inst = mInstances.at(hit.instanceID);
+    const Mesh& mesh = mMeshes[inst.meshID];
+    const uint3& tri = mesh.triangles.at(hit.primitiveIndex);
+    VertexData v;
+    v.posW = transformPoint(inst.worldMatrix, interpolate(mesh.positions, tri, hit.barycentrics));
+    v.normalW = safeNormalize(mul(inst.normalMatrix, interpolate(mesh.normals, tri, hit.barycentrics)));
+    const float4 t = interpolate(mesh.tangents, tri, hit.barycentrics);
+    const float3 tw = safeNormalize(transformVector(inst.worldMatrix, t.xyz()));
+    v.tangentW = float4(tw.x(), tw.y(), tw.z(), t.w() > 0.f ? 1.f : t.w() < 0.f ? -1.f : 0.f); // 0 marks an invalid tangent
+    v.texC = interpolate(mesh.texCrds, tri, hit.barycentrics);
+    // Face normal in object space (front side per the mesh's winding), then to world space: the
+    // normal matrix keeps it on the front side even when the instance mirrors.
+    const float3 p0 = mesh.positions[tri.x()], p1 = mesh.positions[tri.y()], p2 = mesh.positions[tri.z()];
+    const float3 n = cross(p1 - p0, p2 - p0);
+    v.faceNormalW = safeNormalize(mul(inst.normalMatrix, mesh.frontFaceCW ? -n : n));
+    return v;
+}
+
+Scene::VertexData Scene::getVertexData(const TriangleHit& hit, const float3& rayDir) const
+{
+    VertexData v = getVertexData(hit);
+    v.frontFacing = dot(rayDir, v.faceNormalW) <= 0.f;
+    return v;
+}
+
+float3 Scene::getPrevPosW(const TriangleHit& hit) const
+{
+    const Instance& inst = mInstances.at(hit.instanceID);
+    const Mesh& mesh = mMeshes[inst.meshID];
+    return transformPoint(inst.prevWorldMatrix, interpolate(mesh.positions, mesh.triangles.at(hit.primitiveIndex), hit.barycentrics));
+}
+
+bool Scene::MaterialAlphaTest::accept(uint32_t instanceID, uint32_t primitiveIndex, float2 barycentrics) const
+{
+    const Instance& inst = mScene.mInstances[instanceID];
+    const Mesh& mesh = mScene.mMeshes[inst.meshID];
+    const float2 uv = interpolate(mesh.texCrds, mesh.triangles[primitiveIndex], barycentrics);
+    return !mScene.mMaterials[inst.materialID].alphaTestFails(uv);
+}
+
+TriangleHit Scene::closestHit(const Ray& ray, RayCullMode cull, bool alphaTest) const
+{
+    return mAccel.closestHit(ray, cull, alphaTestFor(alphaTest));
+}
+
+bool Scene::anyHit(const Ray& ray, RayCullMode cull, bool alphaTest) const
+{
+    return mAccel.anyHit(ray, cull, alphaTestFor(alphaTest));
+}
+
+void Scene::castRays(std::span<const Ray> rays, std::span<TriangleHit> hits, RayCullMode cull, bool alphaTest) const
+{
+    FALCOR_CHECK(hits.size() == rays.size(), "Scene::castRays: ", rays.size(), " rays but room for ", hits.size(), " hits.");
+    parallelFor(rays.size(), kRayChunk, [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i)
+            hits[i] = closestHit(rays[i], cull, alphaTest);
+    });
+}
+
+void Scene::castShadowRays(std::span<const Ray> rays, std::span<uint8_t> hits, RayCullMode cull, bool alphaTest) const
+{
+    FALCOR_CHECK(hits.size() == rays.size(), "Scene::castShadowRays: ", rays.size(), " rays but room for ", hits.size(), " results.");
+    parallelFor(rays.size(), kRayChunk, [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i)
+            hits[i] = anyHit(rays[i], cull, alphaTest) ? 1 : 0;
+    });
+}
+} // namespace falcor

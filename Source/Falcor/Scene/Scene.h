@@ -1,0 +1,195 @@
+#pragma once
+#include "Core/Macros.h"
+#include "Scene/Acceleration/RayTracing.h"
+#include "Scene/Camera.h"
+#include "Scene/EnvMap.h"
+#include "Scene/Light.h"
+#include "Scene/Material.h"
+#include "Scene/SceneUpdateFlags.h"
+#include "Utils/Math/AABB.h"
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace falcor
+{
+/// The render-side snapshot of a scene: everything render passes read, in plain arrays.
+///
+/// The Python `falcor.Scene` is the source of truth (what users edit); it builds this object once
+/// and then, every frame, pushes what changed and calls `update()`. Passes get it through
+/// `RenderPass::setScene` and read it during `execute` (never concurrently with an update).
+///
+/// What a pass finds here:
+/// - geometry: `getMeshes()` (object-space vertices, tangents with the bitangent sign in w, UVs,
+///   triangles, material) and `getInstances()` (one per placed mesh: world and previous-frame
+///   world matrices, normal matrices, front-face winding). Instance and primitive indices are
+///   those of ray hits (`TriangleHit`), as in Falcor's `GeometryInstanceID`/`primitiveIndex`.
+/// - `getVertexData(hit)`: interpolated world-space position, shading and face normals, tangent
+///   and texture coordinate at a hit; `getPrevPosW(hit)` the same point a frame earlier.
+/// - materials: `getMaterial(id)` (`MaterialData`: constants, textures and lookup helpers).
+/// - lights: `getActiveLights()` (`LightData`), `getEnvMap()` (nullptr if none), render settings.
+/// - camera: `getCamera()` (matrices, previous-frame matrices, ray generation, jitter pattern).
+/// - rays: `closestHit`/`anyHit` (alpha-tested against the materials) and `castRays` batches.
+/// - `getUpdates()`: what changed in the last update (Falcor's IScene::UpdateFlags), so temporal
+///   passes can reset; `getUpdateCount()` counts updates.
+class FALCOR_API Scene
+{
+public:
+    using UpdateFlags = SceneUpdateFlags;
+
+    /// Which light sources renderers use (Falcor's Scene::RenderSettings).
+    struct RenderSettings
+    {
+        bool useEnvLight = true;
+        bool useAnalyticLights = true;
+        bool useEmissiveLights = true;
+        bool useGridVolumes = true;
+        float diffuseAlbedoMultiplier = 1.f;
+        bool operator==(const RenderSettings&) const = default;
+    };
+
+    /// A triangle mesh in object space. All per-vertex arrays have the same length.
+    struct Mesh
+    {
+        std::string name;
+        std::vector<float3> positions;
+        std::vector<float3> normals;
+        std::vector<float4> tangents; ///< xyz tangent, w = bitangent sign: B = w · cross(N, T).
+        std::vector<float2> texCrds;
+        std::vector<uint3> triangles;
+        uint32_t materialID = 0;
+        bool frontFaceCW = false; ///< Counter-clockwise triangles face front unless set.
+        bool isAnimated = false;
+        AABB bounds;              ///< Object space (computed by addMesh).
+    };
+
+    /// One placement of a mesh.
+    struct Instance
+    {
+        uint32_t meshID = 0;
+        uint32_t materialID = 0;
+        uint32_t nodeID = 0; ///< Scene-graph node placing it.
+        float4x4 worldMatrix = float4x4::identity();
+        float4x4 prevWorldMatrix = float4x4::identity(); ///< Previous frame's (for motion vectors).
+        float3x3 normalMatrix = float3x3::identity();    ///< Inverse transpose of worldMatrix.
+        float3x3 prevNormalMatrix = float3x3::identity();
+        /// Winding of front faces in world space: the mesh's, flipped when the matrix mirrors.
+        bool frontFaceCW = false;
+    };
+
+    /// Geometry at a hit, in world space (Falcor's VertexData).
+    struct VertexData
+    {
+        float3 posW;
+        float3 normalW;     ///< Interpolated shading normal (normalized).
+        float4 tangentW;    ///< Interpolated tangent (normalized xyz; w = bitangent sign).
+        float2 texC;
+        float3 faceNormalW; ///< Geometric normal, oriented like the front face (normalized).
+        bool frontFacing = true; ///< Set by `getVertexData(hit, rayDir)`: the ray hit the front face.
+    };
+
+    Scene() = default;
+    Scene(const Scene&) = delete; ///< Holds references to itself (alpha test), so it stays put.
+    Scene& operator=(const Scene&) = delete;
+
+    // ---- Building (once, by the Python SceneBuilder) ---------------------------------------
+    /// Adds a mesh (its bounds are computed here); returns its id.
+    uint32_t addMesh(Mesh mesh);
+    /// Places mesh `meshID`; returns the instance id.
+    uint32_t addInstance(uint32_t meshID, uint32_t nodeID, const float4x4& worldMatrix);
+    /// Sets (or adds, when `id` == material count) a material.
+    void setMaterial(uint32_t id, MaterialData material);
+    /// Builds the acceleration structure and bounds; the next `update()` is the first frame.
+    void finalize();
+
+    // ---- Per-frame updates (pushed by the Python scene, then `update()`) --------------------
+    /// New world matrices, one per instance.
+    void setInstanceTransforms(std::span<const float4x4> worldMatrices);
+    void setCamera(const Camera::Params& params, bool switched);
+    /// The active lights, in order. `activeSetChanged` when lights were (de)activated.
+    void setLights(std::vector<LightData> activeLights, bool activeSetChanged);
+    void setEnvMap(std::shared_ptr<EnvMap> envMap);
+    void setRenderSettings(const RenderSettings& settings);
+    /// Replaces a mesh's vertex data (same vertex count; Falcor's set_mesh_vertices). The
+    /// acceleration structure is rebuilt at the next update (MeshesChanged).
+    void setMeshVertices(uint32_t meshID, std::vector<float3> positions, std::vector<float3> normals, std::vector<float4> tangents,
+                         std::vector<float2> texCrds);
+    /// Ends the frame's update: advances the camera (jitter, previous-frame matrices), makes
+    /// untouched instances' previous matrices current, refits the acceleration structure and
+    /// returns what changed (plus `extra`, flags the caller determined).
+    UpdateFlags update(UpdateFlags extra = UpdateFlags::None);
+
+    // ---- Queries ----------------------------------------------------------------------------
+    const std::vector<Mesh>& getMeshes() const { return mMeshes; }
+    const Mesh& getMesh(uint32_t meshID) const { return mMeshes.at(meshID); }
+    const std::vector<Instance>& getInstances() const { return mInstances; }
+    const Instance& getInstance(uint32_t instanceID) const { return mInstances.at(instanceID); }
+    const std::vector<MaterialData>& getMaterials() const { return mMaterials; }
+    const MaterialData& getMaterial(uint32_t materialID) const { return mMaterials.at(materialID); }
+    const std::vector<LightData>& getActiveLights() const { return mLights; }
+    /// nullptr when the scene has no environment map.
+    const EnvMap* getEnvMap() const { return mpEnvMap.get(); }
+    const RenderSettings& getRenderSettings() const { return mRenderSettings; }
+    Camera& getCamera() { return mCamera; }
+    const Camera& getCamera() const { return mCamera; }
+    /// World-space bounds of all instances.
+    const AABB& getSceneBounds() const { return mBounds; }
+    const SceneAccel& getAccel() const { return mAccel; }
+    UpdateFlags getUpdates() const { return mUpdates; }
+    uint64_t getUpdateCount() const { return mUpdateCount; }
+
+    // ---- Geometry at hits and ray queries ------------------------------------------------
+    VertexData getVertexData(const TriangleHit& hit) const;
+    /// As above, also deciding `frontFacing` for a ray travelling along `rayDir`.
+    VertexData getVertexData(const TriangleHit& hit, const float3& rayDir) const;
+    /// World position of the hit point with the previous frame's instance matrix.
+    float3 getPrevPosW(const TriangleHit& hit) const;
+    /// Closest hit; `alphaTest` discards hits the materials' alpha masks reject.
+    TriangleHit closestHit(const Ray& ray, RayCullMode cull = RayCullMode::None, bool alphaTest = true) const;
+    bool anyHit(const Ray& ray, RayCullMode cull = RayCullMode::None, bool alphaTest = true) const;
+    /// Batch queries on the thread pool (fixed chunks: results don't depend on the thread count).
+    void castRays(std::span<const Ray> rays, std::span<TriangleHit> hits, RayCullMode cull = RayCullMode::None,
+                  bool alphaTest = true) const;
+    void castShadowRays(std::span<const Ray> rays, std::span<uint8_t> hits, RayCullMode cull = RayCullMode::None,
+                        bool alphaTest = true) const;
+
+private:
+    class MaterialAlphaTest : public AlphaTest
+    {
+    public:
+        explicit MaterialAlphaTest(const Scene& scene) : mScene(scene) {}
+        bool accept(uint32_t instanceID, uint32_t primitiveIndex, float2 barycentrics) const override;
+
+    private:
+        const Scene& mScene;
+    };
+
+    void buildAccel();
+    void updateBounds();
+    void markUpdate(UpdateFlags flags);
+    const AlphaTest* alphaTestFor(bool enabled) const { return enabled ? &mAlphaTest : nullptr; }
+
+    std::vector<Mesh> mMeshes;
+    std::vector<Instance> mInstances;
+    std::vector<MaterialData> mMaterials;
+    std::vector<LightData> mLights;
+    std::shared_ptr<EnvMap> mpEnvMap;
+    RenderSettings mRenderSettings;
+    Camera mCamera;
+    bool mCameraSwitched = false;
+    SceneAccel mAccel;
+    MaterialAlphaTest mAlphaTest{*this};
+    AABB mBounds;
+
+    bool mFinalized = false;
+    bool mFirstFrame = true;
+    bool mTransformsSet = false; ///< Instance matrices were pushed since the last update.
+    bool mAccelDirty = false;    ///< Geometry or the opaque/alpha-tested status of a mesh changed: rebuild.
+    bool mBoundsDirty = false;   ///< Mesh vertices changed.
+    UpdateFlags mPendingUpdates = UpdateFlags::None;
+    UpdateFlags mUpdates = UpdateFlags::None;
+    uint64_t mUpdateCount = 0;
+};
+
+} // namespace falcor

@@ -1,0 +1,409 @@
+// Python face of the render-side scene (`falcor.NativeScene`). The Python `falcor.Scene` owns one
+// and feeds it: geometry once, then per-frame changes as plain dicts and numpy arrays.
+#include "Core/PythonHelpers.h"
+#include "Scene/Scene.h"
+#include "Scene/SceneMath.h"
+#include <pybind11/numpy.h>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+namespace falcor::python
+{
+namespace
+{
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using UintArray = py::array_t<uint32_t, py::array::c_style | py::array::forcecast>;
+
+/// Fills `count` plain-data vector/matrix values from packed numbers.
+template<typename T, typename Src>
+std::vector<T> unpack(const Src* src, size_t count)
+{
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::vector<T> v(count);
+    std::memcpy(static_cast<void*>(v.data()), src, count * sizeof(T));
+    return v;
+}
+
+/// Rows of an (N, C) float array as C-component vectors.
+template<typename V, int C>
+std::vector<V> rows(const py::handle& obj, const char* what)
+{
+    FloatArray a = FloatArray::ensure(obj);
+    FALCOR_CHECK(a && a.ndim() == 2 && a.shape(1) == C, "NativeScene: ", what, " must be an (N, ", C, ") float array.");
+    return unpack<V>(a.data(), size_t(a.shape(0)));
+}
+
+template<typename M, int R, int C>
+M matrixFrom(const py::handle& obj)
+{
+    FloatArray a = FloatArray::ensure(obj);
+    FALCOR_CHECK(a && a.ndim() == 2 && a.shape(0) == R && a.shape(1) == C, "NativeScene: expected a ", R, "x", C, " matrix.");
+    M m;
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            m[r][c] = a.at(r, c);
+    return m;
+}
+
+template<int R, int C>
+py::array_t<float> toArray(const matrix<float, R, C>& m)
+{
+    py::array_t<float> a({R, C});
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c)
+            a.mutable_at(r, c) = m[r][c];
+    return a;
+}
+
+template<int N>
+py::tuple toTuple(const vector<float, N>& v)
+{
+    py::tuple t(N);
+    for (int i = 0; i < N; ++i)
+        t[i] = v[i];
+    return t;
+}
+
+template<typename T>
+T get(const py::dict& d, const char* key)
+{
+    FALCOR_CHECK(d.contains(key), "NativeScene: missing field '", key, "'.");
+    return d[key].cast<T>();
+}
+
+template<int N>
+vector<float, N> getVector(const py::dict& d, const char* key)
+{
+    return toVector<float, N>(get<py::object>(d, key));
+}
+
+MaterialData toMaterial(const py::dict& d)
+{
+    MaterialData m;
+    m.type = MaterialType(get<uint32_t>(d, "type"));
+    m.isBasicMaterial = get<bool>(d, "isBasic");
+    m.doubleSided = get<bool>(d, "doubleSided");
+    m.thinSurface = get<bool>(d, "thinSurface");
+    m.emissive = get<bool>(d, "emissive");
+    m.alphaMode = AlphaMode(get<uint32_t>(d, "alphaMode"));
+    m.alphaThreshold = get<float>(d, "alphaThreshold");
+    m.nestedPriority = get<uint32_t>(d, "nestedPriority");
+    m.IoR = get<float>(d, "ior");
+    for (auto [slot, texture] : get<py::dict>(d, "textures"))
+        m.textures.at(slot.cast<size_t>()) = texture.cast<TexturePtr>();
+    if (!m.isBasicMaterial)
+        return m;
+    m.shadingModel = ShadingModel(get<uint32_t>(d, "shadingModel"));
+    m.normalMapType = NormalMapType(get<uint32_t>(d, "normalMapType"));
+    m.baseColor = getVector<4>(d, "baseColor");
+    m.specular = getVector<4>(d, "specular");
+    m.emissiveColor = getVector<3>(d, "emissiveColor");
+    m.emissiveFactor = get<float>(d, "emissiveFactor");
+    m.transmission = getVector<3>(d, "transmission");
+    m.diffuseTransmission = get<float>(d, "diffuseTransmission");
+    m.specularTransmission = get<float>(d, "specularTransmission");
+    m.volumeAbsorption = getVector<3>(d, "volumeAbsorption");
+    m.volumeScattering = getVector<3>(d, "volumeScattering");
+    m.volumeAnisotropy = get<float>(d, "volumeAnisotropy");
+    m.displacementScale = get<float>(d, "displacementScale");
+    m.displacementOffset = get<float>(d, "displacementOffset");
+    return m;
+}
+
+LightData toLight(const py::dict& d)
+{
+    LightData l;
+    l.type = LightType(get<uint32_t>(d, "type"));
+    l.posW = getVector<3>(d, "posW");
+    l.dirW = getVector<3>(d, "dirW");
+    l.intensity = getVector<3>(d, "intensity");
+    l.openingAngle = get<float>(d, "openingAngle");
+    l.cosOpeningAngle = get<float>(d, "cosOpeningAngle");
+    l.penumbraAngle = get<float>(d, "penumbraAngle");
+    l.cosSubtendedAngle = get<float>(d, "cosSubtendedAngle");
+    l.surfaceArea = get<float>(d, "surfaceArea");
+    l.tangent = getVector<3>(d, "tangent");
+    l.bitangent = getVector<3>(d, "bitangent");
+    l.transMat = matrixFrom<float4x4, 4, 4>(d["transMat"]);
+    return l;
+}
+
+Camera::Params toCameraParams(const py::dict& d)
+{
+    Camera::Params p;
+    p.position = getVector<3>(d, "position");
+    p.target = getVector<3>(d, "target");
+    p.up = getVector<3>(d, "up");
+    p.focalLength = get<float>(d, "focalLength");
+    p.frameHeight = get<float>(d, "frameHeight");
+    p.frameWidth = get<float>(d, "frameWidth");
+    p.aspectRatio = get<float>(d, "aspectRatio");
+    p.focalDistance = get<float>(d, "focalDistance");
+    p.apertureRadius = get<float>(d, "apertureRadius");
+    p.shutterSpeed = get<float>(d, "shutterSpeed");
+    p.ISOSpeed = get<float>(d, "ISOSpeed");
+    p.nearZ = get<float>(d, "nearPlane");
+    p.farZ = get<float>(d, "farPlane");
+    return p;
+}
+
+std::shared_ptr<EnvMap> toEnvMap(const py::object& obj)
+{
+    if (obj.is_none())
+        return nullptr;
+    py::dict d = obj.cast<py::dict>();
+    auto e = std::make_shared<EnvMap>();
+    e->texture = get<TexturePtr>(d, "texture");
+    e->transform = matrixFrom<float3x3, 3, 3>(d["transform"]);
+    e->invTransform = transpose(e->transform); // a rotation
+    e->intensity = get<float>(d, "intensity");
+    e->tint = getVector<3>(d, "tint");
+    return e;
+}
+
+py::dict cameraDataDict(const CameraData& c)
+{
+    py::dict d;
+    d["viewMat"] = toArray(c.viewMat);
+    d["prevViewMat"] = toArray(c.prevViewMat);
+    d["projMat"] = toArray(c.projMat);
+    d["projMatNoJitter"] = toArray(c.projMatNoJitter);
+    d["viewProjMat"] = toArray(c.viewProjMat);
+    d["invViewProj"] = toArray(c.invViewProj);
+    d["viewProjMatNoJitter"] = toArray(c.viewProjMatNoJitter);
+    d["prevViewProjMatNoJitter"] = toArray(c.prevViewProjMatNoJitter);
+    for (auto [name, v] : {std::pair{"posW", c.posW}, {"prevPosW", c.prevPosW}, {"up", c.up}, {"target", c.target},
+                           {"cameraU", c.cameraU}, {"cameraV", c.cameraV}, {"cameraW", c.cameraW}})
+        d[name] = toTuple(v);
+    for (auto [name, v] : {std::pair{"focalLength", c.focalLength}, {"aspectRatio", c.aspectRatio}, {"nearZ", c.nearZ},
+                           {"farZ", c.farZ}, {"jitterX", c.jitterX}, {"jitterY", c.jitterY}, {"frameHeight", c.frameHeight},
+                           {"frameWidth", c.frameWidth}, {"focalDistance", c.focalDistance}, {"apertureRadius", c.apertureRadius},
+                           {"shutterSpeed", c.shutterSpeed}, {"ISOSpeed", c.ISOSpeed}})
+        d[name] = v;
+    return d;
+}
+
+py::dict instanceDict(const Scene::Instance& i)
+{
+    py::dict d;
+    d["mesh_id"] = i.meshID;
+    d["material_id"] = i.materialID;
+    d["node_id"] = i.nodeID;
+    d["world"] = toArray(i.worldMatrix);
+    d["prev_world"] = toArray(i.prevWorldMatrix);
+    d["normal_matrix"] = toArray(i.normalMatrix);
+    d["front_face_cw"] = i.frontFaceCW;
+    return d;
+}
+
+/// The rays of a batch: origins and directions (K, 3), t ranges scalar or (K,).
+std::vector<Ray> toRays(const py::object& origins, const py::object& dirs, const py::object& tMin, const py::object& tMax)
+{
+    auto o = rows<float3, 3>(origins, "origins");
+    auto d = rows<float3, 3>(dirs, "directions");
+    FALCOR_CHECK(o.size() == d.size(), "cast_rays: ", o.size(), " origins but ", d.size(), " directions.");
+    FloatArray lo = FloatArray::ensure(tMin), hi = FloatArray::ensure(tMax);
+    for (const FloatArray* a : {&lo, &hi})
+        FALCOR_CHECK(*a && (a->size() == 1 || size_t(a->size()) == o.size()), "cast_rays: t_min and t_max must be scalars or have shape (K,).");
+    std::vector<Ray> rays(o.size());
+    for (size_t i = 0; i < rays.size(); ++i)
+        rays[i] = Ray{o[i], lo.data()[lo.size() == 1 ? 0 : i], d[i], hi.data()[hi.size() == 1 ? 0 : i]};
+    return rays;
+}
+
+py::dict castRays(const Scene& scene, const py::object& origins, const py::object& dirs, const py::object& tMin,
+                  const py::object& tMax, bool anyHit)
+{
+    std::vector<Ray> rays = toRays(origins, dirs, tMin, tMax);
+    const py::ssize_t k = py::ssize_t(rays.size());
+    py::dict result;
+    if (anyHit)
+    {
+        py::array_t<bool> hit(k);
+        std::vector<uint8_t> h(rays.size());
+        {
+            py::gil_scoped_release release;
+            scene.castShadowRays(rays, h);
+        }
+        std::copy(h.begin(), h.end(), hit.mutable_data());
+        result["hit"] = hit;
+        return result;
+    }
+    std::vector<TriangleHit> hits(rays.size());
+    {
+        py::gil_scoped_release release;
+        scene.castRays(rays, hits);
+    }
+    py::array_t<float> t(k), bary({k, py::ssize_t(2)});
+    py::array_t<uint32_t> inst(k), prim(k);
+    py::array_t<bool> hit(k);
+    for (py::ssize_t i = 0; i < k; ++i)
+    {
+        const TriangleHit& h = hits[size_t(i)];
+        t.mutable_at(i) = h.t;
+        inst.mutable_at(i) = h.instanceID;
+        prim.mutable_at(i) = h.primitiveIndex;
+        bary.mutable_at(i, 0) = h.barycentrics.x();
+        bary.mutable_at(i, 1) = h.barycentrics.y();
+        hit.mutable_at(i) = h.isValid();
+    }
+    result["hit"] = hit;
+    result["t"] = t;
+    result["instance_id"] = inst;
+    result["primitive_index"] = prim;
+    result["barycentrics"] = bary;
+    return result;
+}
+} // namespace
+
+void registerSceneBindings(py::module_& m)
+{
+    // The values only: falcor.SceneUpdateFlags (Python) is an IntFlag built from these.
+    py::enum_<Scene::UpdateFlags> flags(m, "_SceneUpdateFlags");
+    for (auto [name, value] : std::initializer_list<std::pair<const char*, Scene::UpdateFlags>>{
+             {"None_", Scene::UpdateFlags::None},
+             {"GeometryMoved", Scene::UpdateFlags::GeometryMoved},
+             {"CameraMoved", Scene::UpdateFlags::CameraMoved},
+             {"CameraPropertiesChanged", Scene::UpdateFlags::CameraPropertiesChanged},
+             {"CameraSwitched", Scene::UpdateFlags::CameraSwitched},
+             {"LightsMoved", Scene::UpdateFlags::LightsMoved},
+             {"LightIntensityChanged", Scene::UpdateFlags::LightIntensityChanged},
+             {"LightPropertiesChanged", Scene::UpdateFlags::LightPropertiesChanged},
+             {"SceneGraphChanged", Scene::UpdateFlags::SceneGraphChanged},
+             {"LightCollectionChanged", Scene::UpdateFlags::LightCollectionChanged},
+             {"MaterialsChanged", Scene::UpdateFlags::MaterialsChanged},
+             {"EnvMapChanged", Scene::UpdateFlags::EnvMapChanged},
+             {"EnvMapPropertiesChanged", Scene::UpdateFlags::EnvMapPropertiesChanged},
+             {"LightCountChanged", Scene::UpdateFlags::LightCountChanged},
+             {"RenderSettingsChanged", Scene::UpdateFlags::RenderSettingsChanged},
+             {"GeometryChanged", Scene::UpdateFlags::GeometryChanged},
+             {"MeshesChanged", Scene::UpdateFlags::MeshesChanged},
+             {"EmissiveMaterialsChanged", Scene::UpdateFlags::EmissiveMaterialsChanged},
+             {"All", Scene::UpdateFlags::All}})
+        flags.value(name, value);
+
+    py::classh<Scene> scene(m, "NativeScene",
+                            "The render-side scene that render passes read (see Scene/Scene.h). Built and updated by "
+                            "falcor.Scene; use `falcor.Scene.native` to reach it.");
+    scene.def(py::init<>());
+
+    // ---- building ----
+    scene.def("add_mesh", [](Scene& s, const std::string& name, const py::object& positions, const py::object& normals,
+                             const py::object& tangents, const py::object& texcoords, const py::object& triangles,
+                             uint32_t materialID, bool frontFaceCW, bool isAnimated) {
+        Scene::Mesh mesh;
+        mesh.name = name;
+        mesh.positions = rows<float3, 3>(positions, "positions");
+        mesh.normals = rows<float3, 3>(normals, "normals");
+        mesh.tangents = rows<float4, 4>(tangents, "tangents");
+        mesh.texCrds = rows<float2, 2>(texcoords, "texcoords");
+        UintArray tri = UintArray::ensure(triangles);
+        FALCOR_CHECK(tri && tri.ndim() == 2 && tri.shape(1) == 3, "NativeScene: triangles must be an (M, 3) uint array.");
+        mesh.triangles = unpack<uint3>(tri.data(), size_t(tri.shape(0)));
+        mesh.materialID = materialID;
+        mesh.frontFaceCW = frontFaceCW;
+        mesh.isAnimated = isAnimated;
+        return s.addMesh(std::move(mesh));
+    }, "name"_a, "positions"_a, "normals"_a, "tangents"_a, "texcoords"_a, "triangles"_a, "material_id"_a, "front_face_cw"_a,
+       "is_animated"_a);
+    scene.def("add_instance", [](Scene& s, uint32_t meshID, uint32_t nodeID, const py::object& world) {
+        return s.addInstance(meshID, nodeID, matrixFrom<float4x4, 4, 4>(world));
+    }, "mesh_id"_a, "node_id"_a, "world"_a);
+    scene.def("set_material", [](Scene& s, uint32_t id, const py::dict& d) { s.setMaterial(id, toMaterial(d)); }, "id"_a, "data"_a);
+    scene.def("finalize", [](Scene& s) {
+        py::gil_scoped_release release;
+        s.finalize();
+    });
+
+    // ---- per-frame updates ----
+    scene.def("set_instance_transforms", [](Scene& s, const py::object& matrices) {
+        FloatArray a = FloatArray::ensure(matrices);
+        FALCOR_CHECK(a && a.ndim() == 3 && a.shape(1) == 4 && a.shape(2) == 4, "NativeScene: transforms must be a (K, 4, 4) array.");
+        s.setInstanceTransforms(unpack<float4x4>(a.data(), size_t(a.shape(0))));
+    }, "matrices"_a);
+    scene.def("set_camera", [](Scene& s, const py::dict& d, bool switched) { s.setCamera(toCameraParams(d), switched); },
+              "params"_a, "switched"_a = false);
+    scene.def("set_lights", [](Scene& s, const py::list& lights, bool activeSetChanged) {
+        std::vector<LightData> data;
+        for (auto l : lights)
+            data.push_back(toLight(l.cast<py::dict>()));
+        s.setLights(std::move(data), activeSetChanged);
+    }, "active_lights"_a, "active_set_changed"_a);
+    scene.def("set_env_map", [](Scene& s, const py::object& d) { s.setEnvMap(toEnvMap(d)); }, "data"_a);
+    scene.def("set_render_settings", [](Scene& s, const py::dict& d) {
+        s.setRenderSettings({get<bool>(d, "useEnvLight"), get<bool>(d, "useAnalyticLights"), get<bool>(d, "useEmissiveLights"),
+                             get<bool>(d, "useGridVolumes"), get<float>(d, "diffuseAlbedoMultiplier")});
+    }, "settings"_a);
+    scene.def("set_mesh_vertices", [](Scene& s, uint32_t meshID, const py::object& positions, const py::object& normals,
+                                      const py::object& tangents, const py::object& texcoords) {
+        s.setMeshVertices(meshID, rows<float3, 3>(positions, "positions"), rows<float3, 3>(normals, "normals"),
+                          rows<float4, 4>(tangents, "tangents"), rows<float2, 2>(texcoords, "texcoords"));
+    }, "mesh_id"_a, "positions"_a, "normals"_a, "tangents"_a, "texcoords"_a);
+    scene.def("update", [](Scene& s, uint32_t extra) {
+        py::gil_scoped_release release;
+        return uint32_t(s.update(Scene::UpdateFlags(extra)));
+    }, "extra_flags"_a = 0u, "Ends the frame's update; returns the SceneUpdateFlags bits of what changed.");
+    scene.def("set_jitter", [](Scene& s, float x, float y) { s.getCamera().setJitter(x, y); }, "jitter_x"_a, "jitter_y"_a);
+
+    // ---- queries ----
+    scene.def_property_readonly("mesh_count", [](const Scene& s) { return s.getMeshes().size(); });
+    scene.def_property_readonly("instance_count", [](const Scene& s) { return s.getInstances().size(); });
+    scene.def_property_readonly("material_count", [](const Scene& s) { return s.getMaterials().size(); });
+    scene.def_property_readonly("active_light_count", [](const Scene& s) { return s.getActiveLights().size(); });
+    scene.def_property_readonly("has_env_map", [](const Scene& s) { return s.getEnvMap() != nullptr; });
+    scene.def_property_readonly("updates", [](const Scene& s) { return uint32_t(s.getUpdates()); });
+    scene.def_property_readonly("update_count", &Scene::getUpdateCount);
+    scene.def_property_readonly("bounds", [](const Scene& s) {
+        return py::make_tuple(toTuple(s.getSceneBounds().minPoint), toTuple(s.getSceneBounds().maxPoint));
+    });
+    scene.def_property_readonly("camera_data", [](const Scene& s) { return cameraDataDict(s.getCamera().getData()); });
+    scene.def("compute_camera_ray", [](const Scene& s, const py::object& pixel, const py::object& frameDim, const py::object& lensSample,
+                                       bool applyJitter) {
+        const Camera& c = s.getCamera();
+        const uint2 p = toVector<uint32_t, 2>(pixel), dim = toVector<uint32_t, 2>(frameDim);
+        const Ray r = lensSample.is_none() ? c.computeRayPinhole(p, dim, applyJitter) : c.computeRayThinlens(p, dim, toVector<float, 2>(lensSample));
+        return py::dict("origin"_a = toTuple(r.origin), "dir"_a = toTuple(r.dir), "t_min"_a = r.tMin, "t_max"_a = r.tMax);
+    }, "pixel"_a, "frame_dim"_a, "lens_sample"_a = py::none(), "apply_jitter"_a = true,
+       "The camera's primary ray through a pixel: pinhole, or thin lens when a lens sample in [0,1)² is given.");
+    scene.def_property_readonly("camera_changes", [](const Scene& s) { return uint32_t(s.getCamera().getChanges()); });
+    scene.def("get_instance", [](const Scene& s, uint32_t i) { return instanceDict(s.getInstance(i)); }, "instance_id"_a);
+    scene.def("get_mesh_arrays", [](const Scene& s, uint32_t meshID) {
+        const Scene::Mesh& mesh = s.getMesh(meshID);
+        auto array = [](const auto& v, py::ssize_t columns) {
+            return py::array_t<float>({py::ssize_t(v.size()), columns}, reinterpret_cast<const float*>(v.data()));
+        };
+        py::array_t<uint32_t> tri({py::ssize_t(mesh.triangles.size()), py::ssize_t(3)},
+                                  reinterpret_cast<const uint32_t*>(mesh.triangles.data()));
+        return py::dict("positions"_a = array(mesh.positions, 3), "normals"_a = array(mesh.normals, 3),
+                        "tangents"_a = array(mesh.tangents, 4), "texcoords"_a = array(mesh.texCrds, 2), "triangles"_a = tri);
+    }, "mesh_id"_a, "Copies of a mesh's object-space arrays.");
+    scene.def("get_material_emission", [](const Scene& s, uint32_t id, const py::object& uv, float lod) {
+        return toTuple(s.getMaterial(id).getEmission(toVector<float, 2>(uv), lod));
+    }, "material_id"_a, "uv"_a, "lod"_a = 0.f);
+    scene.def("get_material_base_color", [](const Scene& s, uint32_t id, const py::object& uv, float lod) {
+        return toTuple(s.getMaterial(id).getBaseColor(toVector<float, 2>(uv), lod));
+    }, "material_id"_a, "uv"_a, "lod"_a = 0.f);
+    scene.def("get_vertex_data", [](const Scene& s, uint32_t instanceID, uint32_t primitiveIndex, const py::object& bary) {
+        TriangleHit hit;
+        hit.instanceID = instanceID;
+        hit.primitiveIndex = primitiveIndex;
+        hit.barycentrics = toVector<float, 2>(bary);
+        Scene::VertexData v = s.getVertexData(hit);
+        return py::dict("posW"_a = toTuple(v.posW), "normalW"_a = toTuple(v.normalW), "tangentW"_a = toTuple(v.tangentW),
+                        "texC"_a = toTuple(v.texC), "faceNormalW"_a = toTuple(v.faceNormalW), "prevPosW"_a = toTuple(s.getPrevPosW(hit)));
+    }, "instance_id"_a, "primitive_index"_a, "barycentrics"_a);
+    scene.def("get_light", [](const Scene& s, uint32_t i) {
+        const LightData& l = s.getActiveLights().at(i);
+        return py::dict("type"_a = uint32_t(l.type), "posW"_a = toTuple(l.posW), "dirW"_a = toTuple(l.dirW),
+                        "intensity"_a = toTuple(l.intensity), "surfaceArea"_a = l.surfaceArea, "transMat"_a = toArray(l.transMat));
+    }, "index"_a);
+    scene.def("eval_env_map", [](const Scene& s, const py::object& dir) {
+        FALCOR_CHECK(s.getEnvMap(), "eval_env_map: the scene has no environment map.");
+        return toTuple(s.getEnvMap()->eval(toVector<float, 3>(dir)));
+    }, "direction"_a);
+    scene.def("cast_rays", &castRays, "origins"_a, "directions"_a, "t_min"_a = 0.f, "t_max"_a = INFINITY, "any_hit"_a = false,
+              "Batch ray query: closest hits (t, instance_id, primitive_index, barycentrics, hit) or, with any_hit, only hit.");
+}
+
+} // namespace falcor::python

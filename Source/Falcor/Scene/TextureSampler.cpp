@@ -1,0 +1,50 @@
+#include "Scene/TextureSampler.h"
+#include <algorithm>
+#include <cmath>
+
+namespace falcor
+{
+namespace
+{
+/// Brings a coordinate into a range where texel indices can't overflow (same texels as before).
+float reduce(float u, TextureAddressMode mode)
+{
+    return mode == TextureAddressMode::Wrap ? u - std::floor(u) : std::clamp(u, -1.f, 2.f);
+}
+
+int address(int i, int size, TextureAddressMode mode)
+{
+    if (mode == TextureAddressMode::Clamp)
+        return std::clamp(i, 0, size - 1);
+    int m = i % size;
+    return m < 0 ? m + size : m;
+}
+
+float4 sampleBilinearLevel(const Texture& t, float2 uv, uint32_t mip, TextureAddressMode au, TextureAddressMode av)
+{
+    const int w = int(t.getWidth(mip)), h = int(t.getHeight(mip));
+    const float x = reduce(uv.x(), au) * w - 0.5f, y = reduce(uv.y(), av) * h - 0.5f;
+    const float fx = std::floor(x), fy = std::floor(y);
+    const float tx = x - fx, ty = y - fy;
+    const int x0 = address(int(fx), w, au), x1 = address(int(fx) + 1, w, au);
+    const int y0 = address(int(fy), h, av), y1 = address(int(fy) + 1, h, av);
+    const float4 a = t.loadTexel(x0, y0, mip), b = t.loadTexel(x1, y0, mip);
+    const float4 c = t.loadTexel(x0, y1, mip), d = t.loadTexel(x1, y1, mip);
+    return lerp(lerp(a, b, tx), lerp(c, d, tx), ty);
+}
+} // namespace
+
+float4 sampleTrilinear(const Texture& texture, float2 uv, float lod, TextureAddressMode addressU, TextureAddressMode addressV)
+{
+    if (!std::isfinite(uv.x()) || !std::isfinite(uv.y()))
+        uv = float2(0.f);
+    const float maxLod = float(texture.getMipCount() - 1);
+    lod = std::clamp(std::isnan(lod) ? 0.f : lod, 0.f, maxLod);
+    const uint32_t lo = uint32_t(lod);
+    const float f = lod - float(lo);
+    const float4 a = sampleBilinearLevel(texture, uv, lo, addressU, addressV);
+    if (f == 0.f)
+        return a;
+    return lerp(a, sampleBilinearLevel(texture, uv, lo + 1, addressU, addressV), f);
+}
+} // namespace falcor

@@ -1,0 +1,421 @@
+"""What every asset importer produces, and the one function that adds it to a SceneBuilder.
+
+A format parser (gltf.py, obj.py, ply.py) reads a file into an `ImportedScene`: a node tree, triangle
+meshes as numpy arrays, materials, cameras, lights and node animations. Values are already in Falcor's
+conventions (the parser knows how Falcor's Assimp importer treats its format): texture coordinates have
+their origin at the top-left of the image, material parameters are the ones Falcor's StandardMaterial
+stores, light intensities are Falcor radiance. `add_to_scene_builder` then creates everything through
+the public SceneBuilder API, so all formats share one path into the scene.
+
+Matrices are numpy (4, 4) float64 arrays acting on column vectors (p' = M @ p); quaternions are
+(x, y, z, w) as in glTF.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import trimesh.transformations as tf
+
+from ...falcor_ext import Logger
+from ...math_types import float3, float4
+from ..animation import Animation as FalcorAnimation
+from ..camera import Camera as FalcorCamera
+from ..light import DirectionalLight, PointLight
+from ..material import MaterialTextureSlot, ShadingModel, StandardMaterial
+from ..transform import Transform
+from ..triangle_mesh import TriangleMesh
+from . import error
+
+
+@dataclass
+class Node:
+    name: str
+    parent: int | None = None  # index into ImportedScene.nodes; parents come before their children
+    matrix: np.ndarray = field(default_factory=lambda: np.eye(4))  # local to parent
+    meshes: list[int] = field(default_factory=list)  # indices into ImportedScene.meshes instanced here
+
+
+@dataclass
+class Mesh:
+    name: str
+    positions: np.ndarray  # (N, 3) float32
+    normals: np.ndarray  # (N, 3) float32
+    indices: np.ndarray  # (T, 3) uint32, counter-clockwise front faces
+    material: int  # index into ImportedScene.materials
+    texcoords: np.ndarray | None = None  # (N, 2) float32, origin at the image's top-left
+    tangents: np.ndarray | None = None  # (N, 4) float32, w = bitangent sign; the file's, when it has them
+
+
+@dataclass
+class Material:
+    """Parameters of a Falcor StandardMaterial, as Falcor's importer would set them."""
+
+    name: str
+    shading_model: str = "MetalRough"  # the format's default; SceneBuilder flags may override it
+    base_color: tuple = (1.0, 1.0, 1.0, 1.0)  # RGB + opacity
+    specular_params: tuple = (0.0, 0.0, 0.0, 0.0)  # MetalRough: (-, roughness, metallic, -); SpecGloss: RGB, gloss
+    emissive_color: tuple = (0.0, 0.0, 0.0)
+    index_of_refraction: float | None = None  # None keeps the material's default
+    specular_transmission: float = 0.0
+    double_sided: bool = False
+    alpha_threshold: float | None = None  # None keeps the material's default
+    textures: dict[str, Path] = field(default_factory=dict)  # MaterialTextureSlot name -> file
+
+
+@dataclass
+class Camera:
+    """A camera looking down the local -Z axis of its node with +Y up."""
+
+    name: str
+    node: int
+    fov_y: float  # vertical field of view, radians; 0 means orthographic
+    near: float
+    far: float
+    aspect_ratio: float | None = None  # None keeps Falcor's default
+    ortho_half_size: float = 0.0  # orthographic cameras: half the view size in scene units
+
+
+@dataclass
+class Light:
+    """A punctual light at its node's origin, shining along the node's -Z axis."""
+
+    name: str
+    node: int
+    kind: str  # "point" (also spot lights) or "directional"
+    intensity: tuple  # Falcor radiance (RGB)
+    opening_angle: float = math.pi  # half-angle, radians; pi is omnidirectional
+    penumbra_angle: float = 0.0
+
+
+@dataclass
+class Channel:
+    """One animated property of a node, sampled as glTF defines its interpolation modes."""
+
+    node: int
+    path: str  # "translation", "rotation" (quaternion xyzw) or "scale"
+    times: np.ndarray  # (K,) seconds, increasing
+    values: np.ndarray  # (K, C); CUBICSPLINE: (K, 3, C) holding in-tangent, value, out-tangent
+    interpolation: str = "LINEAR"  # "LINEAR", "STEP" or "CUBICSPLINE"
+
+
+@dataclass
+class Animation:
+    name: str
+    channels: list[Channel] = field(default_factory=list)
+
+    @property
+    def duration(self) -> float:
+        return max((float(c.times[-1]) for c in self.channels), default=0.0)
+
+
+@dataclass
+class ImportedScene:
+    path: Path
+    nodes: list[Node] = field(default_factory=list)
+    meshes: list[Mesh] = field(default_factory=list)
+    materials: list[Material] = field(default_factory=list)
+    cameras: list[Camera] = field(default_factory=list)
+    lights: list[Light] = field(default_factory=list)
+    animations: list[Animation] = field(default_factory=list)
+
+    def world_matrix(self, index: int) -> np.ndarray:
+        node = self.nodes[index]
+        if node.parent is None:
+            return node.matrix
+        return self.world_matrix(node.parent) @ node.matrix
+
+
+# --- errors and file checks ---------------------------------------------------------------------
+
+
+def require_file(path: Path, what: str = "file", referenced_by: Path | None = None) -> Path:
+    """The absolute path of an existing file, or an ImporterError naming it and the folder searched."""
+    path = Path(path)
+    candidate = path if path.is_absolute() else Path.cwd() / path
+    if candidate.is_file():
+        return candidate
+    source = f", referenced by '{referenced_by}'," if referenced_by else ""
+    raise error(referenced_by or path, f"Can't find {what} '{path}'{source} (searched: '{candidate.parent}').")
+
+
+def warn(message: str):
+    Logger.log(Logger.Level.Warning, message)
+
+
+def name_says_double_sided(material_name: str) -> bool:
+    """Falcor reads tokens after '.' in a material name as flags; "doubleSided" (any case) is the one it knows."""
+    return "doublesided" in (token.lower() for token in material_name.split(".")[1:])
+
+
+# --- geometry helpers ---------------------------------------------------------------------------
+
+
+def flat_shaded(positions, indices, texcoords=None):
+    """Unshares every triangle corner and gives it its face normal (for meshes stored without normals).
+
+    Returns (positions, normals, texcoords, indices) of the expanded mesh."""
+    corners = indices.reshape(-1)
+    p = positions[corners]
+    tri = p.reshape(-1, 3, 3)
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    n = _unit_rows(n)
+    normals = np.repeat(n, 3, axis=0).astype(np.float32)
+    uv = None if texcoords is None else texcoords[corners]
+    return p, normals, uv, np.arange(len(corners), dtype=np.uint32).reshape(-1, 3)
+
+
+def _unit_rows(vectors):
+    """Rows scaled to unit length; zero rows (degenerate triangles) stay zero."""
+    lengths = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.divide(vectors, lengths, out=np.zeros_like(vectors), where=lengths > 0)
+
+
+# --- transforms -----------------------------------------------------------------------------------
+
+
+def quaternion_matrix(q_xyzw) -> np.ndarray:
+    x, y, z, w = q_xyzw
+    return tf.quaternion_matrix([w, x, y, z])
+
+
+def trs_matrix(translation, rotation_xyzw, scale) -> np.ndarray:
+    return tf.translation_matrix(translation) @ quaternion_matrix(rotation_xyzw) @ np.diag([*scale, 1.0])
+
+
+def decompose(matrix, what: str):
+    """(translation, rotationEuler, scaling) of an affine matrix as Falcor's Transform holds them:
+    M = T * R * S with R = Rz * Ry * Rx (angles in radians). Shear cannot be expressed; it is dropped
+    with a warning naming `what`."""
+    try:
+        scale, shear, angles, translate, _ = tf.decompose_matrix(matrix)
+    except ValueError:  # singular: a zero scale (glTF uses it to hide nodes) leaves no rotation to recover
+        warn(f"{what}: its transform is singular; it is imported as a scaling without rotation.")
+        return matrix[:3, 3], np.zeros(3), np.linalg.norm(matrix[:3, :3], axis=0)
+    if np.max(np.abs(shear)) > 1e-5:
+        warn(f"{what}: its transform has shear, which a Falcor Transform can't hold; the shear is dropped.")
+    return translate, np.asarray(angles), scale
+
+
+def world_matrix_at(scene: ImportedScene, node: int, channels: list[Channel], t: float) -> np.ndarray:
+    """A node's world matrix at time t, with every animated ancestor posed by the channels."""
+    animated = {c.node for c in channels}
+    matrix = np.eye(4)
+    while node is not None:
+        local = trs_matrix(*local_trs_at(scene, node, channels, t)) if node in animated else scene.nodes[node].matrix
+        matrix = local @ matrix
+        node = scene.nodes[node].parent
+    return matrix
+
+
+# --- animation sampling ---------------------------------------------------------------------------
+
+STEP_EDGE = 1e-4  # a STEP key becomes a jump over this fraction of the interval before it
+CUBIC_SUBDIVISIONS = 8  # a CUBICSPLINE interval is sampled at this many sub-intervals
+
+
+def sample_channel(channel: Channel, t: float) -> np.ndarray:
+    """The channel's value at time t (glTF 2.0 animation sampler semantics; clamped outside the keys)."""
+    times = channel.times
+    cubic = channel.interpolation == "CUBICSPLINE"
+    values = channel.values[:, 1] if cubic else channel.values
+    if t <= times[0]:
+        return values[0]
+    if t >= times[-1]:
+        return values[-1]
+    k = int(np.searchsorted(times, t, side="right")) - 1
+    dt = times[k + 1] - times[k]
+    s = (t - times[k]) / dt
+    if channel.interpolation == "STEP":
+        return values[k]
+    if cubic:
+        v = _hermite(values[k], dt * channel.values[k, 2], values[k + 1], dt * channel.values[k + 1, 0], s)
+        return v / np.linalg.norm(v) if channel.path == "rotation" else v
+    if channel.path == "rotation":
+        return _slerp(values[k], values[k + 1], s)
+    return (1.0 - s) * values[k] + s * values[k + 1]
+
+
+def _hermite(p0, m0, p1, m1, s):
+    s2, s3 = s * s, s * s * s
+    return (2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * m0 + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * m1
+
+
+def _slerp(q0, q1, s):
+    wxyz = tf.quaternion_slerp(np.roll(q0, 1), np.roll(q1, 1), s, shortestpath=True)
+    return np.roll(wxyz, -1)
+
+
+def keyframe_times(channels: list[Channel]) -> np.ndarray:
+    """Times at which Falcor keyframes (linearly interpolated) reproduce the channels: every key, plus a
+    point just before each STEP key (so the value jumps) and sub-samples of each CUBICSPLINE interval."""
+    times = set()
+    for c in channels:
+        times.update(c.times.tolist())
+        if c.interpolation == "STEP":
+            times.update((c.times[1:] - STEP_EDGE * np.diff(c.times)).tolist())
+        elif c.interpolation == "CUBICSPLINE":
+            for t0, t1 in zip(c.times[:-1], c.times[1:]):
+                times.update(np.linspace(t0, t1, CUBIC_SUBDIVISIONS + 1)[1:-1].tolist())
+    return np.array(sorted(times))
+
+
+def local_trs_at(scene: ImportedScene, node: int, channels: list[Channel], t: float):
+    """(translation, rotation xyzw, scale) of a node at time t: its rest pose overridden by its channels."""
+    translate, angles, scale = decompose(scene.nodes[node].matrix, f"Node '{scene.nodes[node].name}'")
+    w, x, y, z = tf.quaternion_from_euler(*angles, axes="sxyz")
+    trs = {"translation": translate, "rotation": np.array([x, y, z, w]), "scale": scale}
+    for c in channels:
+        if c.node == node:
+            trs[c.path] = sample_channel(c, t)
+    return trs["translation"], trs["rotation"], trs["scale"]
+
+
+
+
+# --- into a SceneBuilder --------------------------------------------------------------------------
+
+
+def add_to_scene_builder(scene: ImportedScene, builder):
+    """Add an imported scene through the public SceneBuilder API, in the order Falcor's importer uses:
+    nodes, meshes (creating materials as meshes need them) and their instances, animations, cameras, lights."""
+    node_ids = []
+    for node in scene.nodes:
+        node_ids.append(_add_node(scene, node, node_ids, builder))
+    materials = {}
+    mesh_ids = [builder.addTriangleMesh(_triangle_mesh(scene, mesh, builder),
+                                        _material(scene.materials, mesh.material, materials, builder))
+                for mesh in scene.meshes]
+    for node, node_id in zip(scene.nodes, node_ids):
+        for mesh in node.meshes:
+            builder.addMeshInstance(node_id, mesh_ids[mesh])
+    for animation in scene.animations:
+        _add_node_animations(scene, animation, node_ids, builder)
+    for camera in scene.cameras:
+        builder.addCamera(_follow_node(scene, camera.node, _camera(scene, camera), builder))
+    for light in scene.lights:
+        builder.addLight(_follow_node(scene, light.node, _light(scene, light), builder))
+
+
+def _add_node(scene: ImportedScene, node: Node, node_ids: list[int], builder) -> int:
+    transform = _transform(node.matrix, f"Node '{node.name}' of '{scene.path}'")
+    if node.parent is None:
+        return builder.addNode(node.name, transform)
+    return builder.addNode(node.name, transform, node_ids[node.parent])
+
+
+def _transform(matrix: np.ndarray, what: str) -> Transform:
+    translation, rotation_euler, scaling = decompose(matrix, what)
+    return Transform(translation=float3(*translation), rotationEuler=float3(*rotation_euler), scaling=float3(*scaling))
+
+
+def _trs_transform(translation, rotation_xyzw, scaling) -> Transform:
+    x, y, z, w = rotation_xyzw
+    angles = tf.euler_from_quaternion([w, x, y, z], axes="sxyz")
+    return Transform(translation=float3(*translation), rotationEuler=float3(*angles), scaling=float3(*scaling))
+
+
+def _triangle_mesh(scene: ImportedScene, mesh: Mesh, builder) -> TriangleMesh:
+    if mesh.tangents is not None and builder.flags & type(builder.flags).UseOriginalTangentSpace:
+        Logger.log_once(Logger.Level.Warning, f"'{scene.path}': the file's tangents can't be passed through a "
+                                              "TriangleMesh; tangents are generated from the texture coordinates.")
+    texcoords = mesh.texcoords if mesh.texcoords is not None else np.zeros((len(mesh.positions), 2), np.float32)
+    return TriangleMesh.from_arrays(mesh.positions, mesh.normals, texcoords, mesh.indices, name=mesh.name)
+
+
+def _material(materials: list[Material], index: int, created: dict, builder) -> StandardMaterial:
+    if index not in created:
+        created[index] = _standard_material(materials[index], builder)
+    return created[index]
+
+
+def _standard_material(m: Material, builder) -> StandardMaterial:
+    material = StandardMaterial(m.name, _shading_model(m, builder.flags))
+    for slot, file in m.textures.items():
+        builder.loadMaterialTexture(material, getattr(MaterialTextureSlot, slot), file)
+    material.baseColor = float4(*m.base_color)
+    material.specularParams = float4(*m.specular_params)
+    material.emissiveColor = float3(*m.emissive_color)
+    material.specularTransmission = m.specular_transmission
+    material.doubleSided = m.double_sided
+    if m.index_of_refraction is not None:
+        material.indexOfRefraction = m.index_of_refraction
+    if m.alpha_threshold is not None:
+        material.alphaThreshold = m.alpha_threshold
+    return material
+
+
+def _shading_model(m: Material, flags) -> ShadingModel:
+    """SceneBuilder flags override the format's default shading model, as in Falcor."""
+    flag_names = type(flags)
+    if flags & flag_names.UseSpecGlossMaterials:
+        return ShadingModel.SpecGloss
+    if flags & flag_names.UseMetalRoughMaterials:
+        return ShadingModel.MetalRough
+    return getattr(ShadingModel, m.shading_model)
+
+
+def _add_node_animations(scene: ImportedScene, animation: Animation, node_ids: list[int], builder):
+    """One Falcor Animation per animated node, named "<node name>.<k>" (k counts earlier nodes of that name)."""
+    for node in dict.fromkeys(c.node for c in animation.channels):
+        channels = [c for c in animation.channels if c.node == node]
+        name = scene.nodes[node].name
+        k = sum(1 for other in scene.nodes[:node] if other.name == name)
+        falcor_animation = FalcorAnimation(f"{name}.{k}", node_ids[node], animation.duration)
+        for t in keyframe_times(channels):
+            falcor_animation.addKeyframe(float(t), _trs_transform(*local_trs_at(scene, node, channels, t)))
+        builder.addAnimation(falcor_animation)
+
+
+def _frame(matrix: np.ndarray):
+    """(position, forward, up) of a node frame looking down its -Z axis with +Y up."""
+    return matrix[:3, 3], -matrix[:3, 2] / np.linalg.norm(matrix[:3, 2]), matrix[:3, 1] / np.linalg.norm(matrix[:3, 1])
+
+
+def _camera(scene: ImportedScene, c: Camera) -> FalcorCamera:
+    camera = FalcorCamera(c.name)
+    position, forward, up = _frame(scene.world_matrix(c.node))
+    orthographic = c.fov_y == 0.0
+    distance = 2.0 * c.ortho_half_size if orthographic else 1.0  # Falcor's ortho half size is half this
+    camera.position = float3(*position)
+    camera.target = float3(*(position + distance * forward))
+    camera.up = float3(*up)
+    camera.focalLength = 0.0 if orthographic else camera.frameHeight / (2.0 * math.tan(0.5 * c.fov_y))
+    if c.aspect_ratio is not None:
+        camera.aspectRatio = c.aspect_ratio
+    camera.nearPlane = c.near
+    camera.farPlane = c.far
+    return camera
+
+
+def _light(scene: ImportedScene, l: Light):
+    position, direction, _ = _frame(scene.world_matrix(l.node))
+    if l.kind == "directional":
+        light = DirectionalLight(l.name)
+    else:
+        light = PointLight(l.name)
+        light.position = float3(*position)
+        light.openingAngle = l.opening_angle
+        light.penumbraAngle = l.penumbra_angle
+    light.direction = float3(*direction)
+    light.intensity = float3(*l.intensity)
+    return light
+
+
+def _follow_node(scene: ImportedScene, node: int, animatable, builder):
+    """If the node or an ancestor is animated, animate the camera/light with the node's world transform,
+    sampled at the animations' keyframe times (Falcor attaches it to the node; the public API can't)."""
+    chain, ancestor = set(), node
+    while ancestor is not None:
+        chain.add(ancestor)
+        ancestor = scene.nodes[ancestor].parent
+    channels = [c for a in scene.animations for c in a.channels if c.node in chain]
+    if channels:
+        duration = max(float(c.times[-1]) for c in channels)
+        animation = builder.createAnimation(animatable, animatable.name, duration)
+        for t in keyframe_times(channels):
+            world = world_matrix_at(scene, node, channels, t)
+            animation.addKeyframe(float(t), _transform(world, f"'{animatable.name}' of '{scene.path}'"))
+    return animatable

@@ -1,0 +1,509 @@
+"""`Scene`: the loaded scene users edit (`m.scene`, `testbed.scene`, `falcor.load_scene`).
+
+It is the source of truth; its `native` snapshot (`falcor.NativeScene`) is what render passes
+read. `update(time)` runs once per frame: it evaluates animations, then pushes to the snapshot
+only what changed (instance transforms, camera, lights, materials, environment map, settings)
+and returns the SceneUpdateFlags bits of the frame.
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from .. import falcor_ext as _ext
+from ..math_types import float3
+from .aabb import AABB
+from .animation import INVALID_ID
+from .camera import Camera
+from .envmap import EnvMap
+from .material import IMaterial
+from .render_settings import SceneRenderSettings
+from .scene_builder import SceneBuilder, SceneBuilderFlags
+from .tangents import generate_tangents
+from .update_flags import SceneUpdateFlags
+
+_F = SceneUpdateFlags
+
+
+def _warn(message: str):
+    _ext.Logger.log(_ext.Logger.Level.Warning, message)
+
+
+def _required(buffers: dict, name: str):
+    if name not in buffers:
+        raise _ext.RuntimeError(f"Mesh data buffer '{name}' is missing.")
+    return buffers[name]
+
+
+def _write_buffer(buffer, data: np.ndarray):
+    if isinstance(buffer, np.ndarray):
+        buffer.reshape(-1)[: data.size] = data.reshape(-1)
+    else:
+        buffer.from_numpy(np.ascontiguousarray(data))
+
+
+def _read_floats(buffer, count: int, width: int) -> np.ndarray:
+    raw = buffer if isinstance(buffer, np.ndarray) else buffer.to_numpy()
+    values = raw.reshape(-1).view(np.float32) if raw.dtype == np.uint8 else raw.astype(np.float32).reshape(-1)
+    if values.size < count * width:
+        raise _ext.RuntimeError(f"Mesh data buffer holds {values.size} floats; {count * width} are needed.")
+    return values[: count * width].reshape(count, width)
+
+
+class MeshDesc:
+    """What `Scene.get_mesh` returns."""
+
+    def __init__(self, vertex_count: int, triangle_count: int):
+        self.vertex_count, self.triangle_count = vertex_count, triangle_count
+
+
+class _Geometry:
+    """Meshes, instances and the node hierarchy of a built scene."""
+
+    def __init__(self, meshes: list, instances: list, node_matrices: list, node_parents: list):
+        self.meshes = meshes            # MeshSpec, with .tangents and .material_id added at build
+        self.instances = instances      # (mesh_id, node_id)
+        self.local = [m.copy() for m in node_matrices]
+        self.static_local = node_matrices
+        self.parents = node_parents
+        self.world = self._world_matrices()
+
+    def _world_matrices(self) -> list:
+        world = []
+        for local, parent in zip(self.local, self.parents):
+            world.append(local if parent == INVALID_ID else world[parent] @ local)
+        return world
+
+    def recompute_world(self):
+        self.world = self._world_matrices()
+
+    def instance_matrices(self) -> np.ndarray:
+        return np.array([self.world[node] for _, node in self.instances], np.float32).reshape(-1, 4, 4)
+
+
+# ---- building ----
+
+def _merge_duplicate_materials(materials: list) -> tuple[list, dict]:
+    """Falcor keeps one of each set of materials equal in everything but the name."""
+    unique, id_map, first_with_key = [], {}, {}
+    for i, m in enumerate(materials):
+        key = m._duplicate_key()
+        j = first_with_key.get(key)
+        if j is None:
+            first_with_key[key] = id_map[i] = len(unique)
+            unique.append(m)
+        else:
+            _ext.Logger.log(_ext.Logger.Level.Info, f"Removing duplicate material '{m.name}' (duplicate of '{unique[j].name}').")
+            id_map[i] = j
+    return unique, id_map
+
+
+def _apply_texture_transform(texcoords: np.ndarray, material: IMaterial) -> np.ndarray:
+    """Falcor bakes a material's texture transform into the UVs (its inverse, in 2D)."""
+    m = material.textureTransform.matrix_array()
+    if np.array_equal(m, np.eye(4)):
+        return texcoords
+    inv = np.linalg.inv(m)
+    return (texcoords.astype(np.float64) @ inv[:2, :2].T + inv[:2, 3]).astype(np.float32)
+
+
+def _instances(builder: SceneBuilder) -> list:
+    """(mesh_id, node_id) pairs ordered by mesh, then node (each pair once), as Falcor lists them."""
+    pairs = {(mesh_id, node_id) for node_id, node in enumerate(builder._nodes) for mesh_id in node.mesh_ids}
+    return sorted(pairs)
+
+
+def build_scene(builder: SceneBuilder) -> "Scene":
+    flags = builder.flags
+    if not builder._meshes:
+        builder._add_dummy_mesh()
+    materials = builder._materials
+    if not flags & SceneBuilderFlags.DontOptimizeMaterials:
+        for m in materials:
+            m._optimize()
+    id_map = {i: i for i in range(len(materials))}
+    if not flags & SceneBuilderFlags.DontMergeMaterials:
+        materials, id_map = _merge_duplicate_materials(materials)
+    index_of = {id(m): i for i, m in enumerate(builder._materials)}
+
+    pairs = _instances(builder)
+    used = sorted({mesh_id for mesh_id, _ in pairs})
+    if len(used) < len(builder._meshes):
+        _warn(f"Scene has {len(builder._meshes) - len(used)} unused meshes that will be removed.")
+    mesh_index = {old: new for new, old in enumerate(used)}
+    meshes = []
+    for old in used:
+        spec = builder._meshes[old]
+        spec.material_id = id_map[index_of[id(spec.material)]]
+        spec.texcoords = _apply_texture_transform(spec.texcoords, spec.material)
+        spec.tangents = generate_tangents(spec.positions, spec.normals, spec.texcoords, spec.triangles)
+        meshes.append(spec)
+    instances = [(mesh_index[m], n) for m, n in pairs]
+    geometry = _Geometry(meshes, instances, [n.matrix for n in builder._nodes], [n.parent for n in builder._nodes])
+    return Scene(builder, geometry, materials)
+
+
+class Scene:
+    def __init__(self, builder: SceneBuilder, geometry: _Geometry, materials: list):
+        self._geometry = geometry
+        self._materials = list(materials)
+        self._lights = list(builder._lights)
+        self._cameras = list(builder._cameras)
+        self._animations = list(builder._animations)
+        self._env_map = builder._env_map
+        self._render_settings = builder._render_settings._copy()
+        self._camera_speed = builder._camera_speed
+        self._settings = builder.getSettings()
+        self._flags = builder.flags
+        self.import_paths = list(builder.import_paths)
+        self.import_dicts = list(builder.import_dicts)
+        self._camera_bounds = None
+        self._animations_enabled = True
+        self.loopAnimations = True
+
+        self.native = _ext.NativeScene()
+        for mesh in geometry.meshes:
+            self.native.add_mesh(mesh.name, mesh.positions, mesh.normals, mesh.tangents, mesh.texcoords, mesh.triangles,
+                                 mesh.material_id, mesh.front_face_cw, mesh.is_animated)
+        world = geometry.instance_matrices()
+        for (mesh_id, node_id), matrix in zip(geometry.instances, world):
+            self.native.add_instance(mesh_id, node_id, matrix)
+        for i, m in enumerate(self._materials):
+            m._update()
+            self.native.set_material(i, m._native_data())
+        self.native.finalize()
+
+        if not self._cameras:
+            self._cameras.append(self._default_camera())
+        self._selected_camera = min(builder._selected_camera, len(self._cameras) - 1)
+        self._viewpoints: list = []
+        self._current_viewpoint = 0
+        self._pushed: dict = {}  # what the snapshot last received (versions, objects)
+        self._anim_state = None  # (enabled, time, previous time) of the last animation update
+        self.update(0.0)  # the first frame: animations at time 0, previous-frame data = current
+        self.addViewpoint()  # viewpoint 0: the selected camera as loaded
+
+    def _default_camera(self) -> Camera:
+        """A camera at the center of the bounds looking down -Z, with a depth range fitting them."""
+        camera = Camera()
+        bounds = self.bounds
+        center, radius = bounds.center, bounds.radius
+        camera.position, camera.target, camera.up = center, center + float3(0, 0, -1), float3(0, 1, 0)
+        camera.nearPlane, camera.farPlane = max(0.1, radius / 750.0), radius * 50.0
+        return camera
+
+    def __repr__(self):
+        return f"Scene({len(self._geometry.meshes)} meshes, {len(self._geometry.instances)} instances)"
+
+    # ---- per-frame update ----
+    def update(self, time: float) -> SceneUpdateFlags:
+        """Brings the render-side snapshot to `time` (seconds); returns what changed."""
+        moved_nodes = self._animate(float(time))
+        extra = 0
+        if moved_nodes:
+            extra |= int(_F.SceneGraphChanged)
+            if any(node in moved_nodes for _, node in self._geometry.instances):
+                self.native.set_instance_transforms(self._geometry.instance_matrices())
+        self._update_camera(moved_nodes)
+        self._update_lights(moved_nodes)
+        self._update_materials()
+        self._update_env_map()
+        settings = self._render_settings._key()
+        if self._pushed.get("settings") != settings:
+            self.native.set_render_settings(dict(zip(("useEnvLight", "useAnalyticLights", "useEmissiveLights",
+                                                      "useGridVolumes", "diffuseAlbedoMultiplier"), settings)))
+            self._pushed["settings"] = settings
+        return SceneUpdateFlags(self.native.update(extra))
+
+    def _animate(self, time: float) -> set:
+        """Evaluates the animations as Falcor's AnimationController does; returns the nodes whose
+        world matrix was recomputed. The first update (and enabling/disabling animation) starts
+        from the static transforms; later updates run while the time changes, plus one more
+        after it stops, so previous-frame matrices settle."""
+        if not self._animations:
+            return set()
+        length = max(a.duration for a in self._animations)
+        t = math.fmod(time, length) if self.loopAnimations and length > 0 else time
+        geo, enabled, state = self._geometry, self._animations_enabled, self._anim_state
+        if state is None or state[0] != enabled:
+            geo.local = [m.copy() for m in geo.static_local]
+            animated, changed = (self._animations if enabled else []), set(range(len(geo.local)))
+            self._anim_state = (enabled, t, t)
+        elif enabled and (t != state[1] or state[1] != state[2]):
+            animated = self._animations
+            changed = self._with_descendants({a.nodeID for a in animated})
+            self._anim_state = (enabled, t, state[1])
+        else:
+            return set()
+        for a in animated:
+            geo.local[a.nodeID] = a.animate(t)
+        geo.recompute_world()
+        return changed
+
+    def _with_descendants(self, nodes: set) -> set:
+        result = set(nodes)
+        for i, parent in enumerate(self._geometry.parents):  # parents precede children
+            if parent in result:
+                result.add(i)
+        return result
+
+    def _animate_object(self, obj, moved_nodes: set):
+        node = obj._node_id
+        if node != INVALID_ID and obj.hasAnimation and obj.animated and node in moved_nodes:
+            obj.updateFromAnimation(self._geometry.world[node])
+
+    def _update_camera(self, moved_nodes: set):
+        camera = self.camera
+        self._animate_object(camera, moved_nodes)
+        key = (id(camera), camera._version)
+        if self._pushed.get("camera") != key:
+            switched = "camera" in self._pushed and self._pushed["camera"][0] != id(camera)
+            self.native.set_camera(camera._native_params(), switched)
+            self._pushed["camera"] = key
+
+    def _update_lights(self, moved_nodes: set):
+        for light in self._lights:
+            if light.active:
+                self._animate_object(light, moved_nodes)
+        versions = [(id(l), l._version, l.active) for l in self._lights]
+        if self._pushed.get("lights") == versions:
+            return
+        active = [id(l) for l in self._lights if l.active]
+        active_changed = self._pushed.get("active_lights") not in (None, active)
+        self.native.set_lights([l._native_data() for l in self._lights if l.active], active_changed)
+        self._pushed["lights"], self._pushed["active_lights"] = versions, active
+
+    def _update_materials(self):
+        seen = self._pushed.setdefault("materials", {})
+        for i, m in enumerate(self._materials):
+            m._update()
+            if seen.get(i) != (id(m), m._version):
+                if i in seen or i >= self.native.material_count:
+                    self.native.set_material(i, m._native_data())
+                seen[i] = (id(m), m._version)
+
+    def _update_env_map(self):
+        env = self._env_map
+        key = None if env is None else (id(env), env._version)
+        if self._pushed.get("envmap", "unset") != key:
+            self.native.set_env_map(None if env is None else env._native_data())
+            self._pushed["envmap"] = key
+
+    # ---- cameras and viewpoints ----
+    @property
+    def camera(self) -> Camera:
+        return self._cameras[self._selected_camera]
+
+    @camera.setter
+    def camera(self, camera: Camera):
+        index = next((i for i, c in enumerate(self._cameras) if c is camera), None)
+        if index is None:
+            if camera is not None:
+                _warn(f"Selected camera '{camera.name}' does not exist.")
+            return
+        self._selected_camera = index
+
+    @property
+    def cameras(self) -> list:
+        return list(self._cameras)
+
+    @property
+    def cameraSpeed(self) -> float:
+        return self._camera_speed
+
+    @cameraSpeed.setter
+    def cameraSpeed(self, speed: float):
+        self._camera_speed = max(0.0, float(np.float32(speed)))
+
+    def setCameraBounds(self, minPoint, maxPoint):
+        self._camera_bounds = AABB(minPoint, maxPoint)
+
+    def addViewpoint(self, position=None, target=None, up=None, cameraIndex: int = 0):
+        """Without arguments: the selected camera's current placement."""
+        if position is None:
+            c = self.camera
+            position, target, up, cameraIndex = c.position, c.target, c.up, self._selected_camera
+        self._viewpoints.append((int(cameraIndex), float3(position), float3(target), float3(up)))
+        self._current_viewpoint = len(self._viewpoints) - 1
+
+    def removeViewpoint(self):
+        if self._current_viewpoint == 0:
+            _warn("Cannot remove default viewpoint.")
+            return
+        del self._viewpoints[self._current_viewpoint]
+        self._current_viewpoint = min(self._current_viewpoint, len(self._viewpoints) - 1)
+
+    def selectViewpoint(self, index: int):
+        if not 0 <= index < len(self._viewpoints):
+            _warn("Viewpoint does not exist.")
+            return
+        camera_index, position, target, up = self._viewpoints[index]
+        if camera_index < len(self._cameras):
+            self._selected_camera = camera_index
+        camera = self.camera
+        camera.position, camera.target, camera.up = position, target, up
+        self._current_viewpoint = index
+
+    # ---- lights, materials, animation, settings ----
+    @property
+    def lights(self) -> list:
+        return list(self._lights)
+
+    @property
+    def gridVolumes(self) -> list:
+        return []
+
+    volumes = gridVolumes
+
+    def getGridVolume(self, key):
+        return None
+
+    getVolume = getGridVolume
+
+    def getLight(self, key):
+        if isinstance(key, str):
+            return next((l for l in self._lights if l.name == key), None)
+        return self._lights[int(key)] if 0 <= int(key) < len(self._lights) else None
+
+    @property
+    def materials(self) -> list:
+        return list(self._materials)
+
+    def get_material(self, key):
+        if isinstance(key, str):
+            return next((m for m in self._materials if m.name == key), None)
+        index = int(key)
+        if not 0 <= index < len(self._materials):
+            raise _ext.RuntimeError(f"Material index {index} is out of range ({len(self._materials)} materials).")
+        return self._materials[index]
+
+    getMaterial = get_material
+
+    def addMaterial(self, material: IMaterial) -> int:
+        for i, m in enumerate(self._materials):
+            if m is material:
+                return i
+        self._materials.append(material)
+        return len(self._materials) - 1
+
+    def replace_material(self, index: int, replacement_material: IMaterial):
+        self.get_material(index)  # range check
+        self._materials[int(index)] = replacement_material
+
+    def getGeometryIDsForMaterial(self, material: IMaterial) -> list:
+        index = next((i for i, m in enumerate(self._materials) if m is material), None)
+        return [i for i, mesh in enumerate(self._geometry.meshes) if mesh.material_id == index]
+
+    def get_mesh(self, mesh_id: int) -> MeshDesc:
+        mesh = self._geometry.meshes[int(mesh_id)]
+        return MeshDesc(len(mesh.positions), len(mesh.triangles))
+
+    def getGeometryUVTiles(self, geometryID: int) -> list:
+        return []
+
+    @property
+    def animations(self) -> list:
+        return list(self._animations)
+
+    @property
+    def animated(self) -> bool:
+        return self._animations_enabled
+
+    @animated.setter
+    def animated(self, enabled: bool):
+        self._animations_enabled = bool(enabled)
+
+    @property
+    def hasAnimation(self) -> bool:
+        """Extension: whether the scene has any animation."""
+        return bool(self._animations)
+
+    @property
+    def renderSettings(self) -> SceneRenderSettings:
+        return self._render_settings
+
+    @renderSettings.setter
+    def renderSettings(self, settings: SceneRenderSettings):
+        self._render_settings = settings._copy()
+
+    @property
+    def envMap(self):
+        return self._env_map
+
+    @envMap.setter
+    def envMap(self, env_map):
+        if env_map is not None and not isinstance(env_map, EnvMap):
+            raise TypeError(f"envMap must be an EnvMap or None, not {type(env_map).__name__}")
+        self._env_map = env_map
+
+    def setEnvMap(self, path) -> bool:
+        try:
+            self._env_map = EnvMap(path)
+        except _ext.RuntimeError:
+            _warn(f"Failed to load environment map from '{os.fspath(path)}'.")
+            return False
+        return True
+
+    def getSettings(self):
+        return self._settings
+
+    # ---- queries ----
+    @property
+    def bounds(self) -> AABB:
+        lo, hi = self.native.bounds
+        return AABB(lo, hi)
+
+    def cast_rays(self, origins, directions, t_min=0.0, t_max=math.inf, any_hit: bool = False) -> dict:
+        """Extension: traces world-space rays (arrays (K, 3); t ranges scalars or (K,)), alpha-tested.
+        Closest hits: {'hit', 't', 'instance_id', 'primitive_index', 'barycentrics'} (misses have
+        t = inf and ids 0xFFFFFFFF); with any_hit: {'hit'}."""
+        return self.native.cast_rays(origins, directions, t_min, t_max, any_hit)
+
+    @property
+    def memory_usage(self) -> int:
+        s = self.stats
+        return s["geometryMemoryInBytes"] + s["textureMemoryInBytes"] + s["lightsMemoryInBytes"] + s["envMapMemoryInBytes"]
+
+    @property
+    def stats(self) -> dict:
+        from .scene_stats import scene_stats
+
+        return scene_stats(self)
+
+    def get_mesh_vertices_and_indices(self, mesh_id: int, buffers: dict):
+        """Writes the mesh's `positions` (float3), `texcrds` (float3, z = 0) and `triangleIndices`
+        (uint3) into the given buffers (falcor Buffers or numpy arrays)."""
+        a = self.native.get_mesh_arrays(int(mesh_id))
+        texcrds = np.concatenate([a["texcoords"], np.zeros((len(a["texcoords"]), 1), np.float32)], axis=1)
+        for name, data in (("triangleIndices", a["triangles"]), ("positions", a["positions"]), ("texcrds", texcrds)):
+            _write_buffer(_required(buffers, name), data)
+
+    def set_mesh_vertices(self, mesh_id: int, buffers: dict):
+        """Replaces the mesh's vertex data from float3 buffers `positions`, `normals`, `tangents`
+        (bitangent sign +1) and `texcrds` (xy used); takes effect at the next update."""
+        n = self.get_mesh(mesh_id).vertex_count
+        pos, nrm, tan, tex = (_read_floats(_required(buffers, k), n, 3) for k in ("positions", "normals", "tangents", "texcrds"))
+        self.native.set_mesh_vertices(int(mesh_id), pos, nrm, np.concatenate([tan, np.ones((n, 1), np.float32)], axis=1),
+                                      tex[:, :2])
+
+    def get_material_params(self, material_ids_buffer, params_buffer):
+        raise _ext.RuntimeError("get_material_params works on GPU buffers (differentiable rendering): not supported by the CPU engine.")
+
+    def set_material_params(self, material_ids_buffer, params_buffer):
+        raise _ext.RuntimeError("set_material_params works on GPU buffers (differentiable rendering): not supported by the CPU engine.")
+
+    def getScript(self, var: str) -> str:
+        """Python lines restoring the scene state (Falcor's config export)."""
+        lines = f"{var}.renderSettings = {self._render_settings!r}\n"
+        if self._animations and not self._animations_enabled:
+            lines += f"{var}.animated = False\n"
+        for i, l in enumerate(self._lights):
+            if l.hasAnimation and not l.animated:
+                lines += f"{var}.getLight({i}).animated = False\n"
+        if self._selected_camera != 0:
+            lines += f"{var}.camera = {var}.cameras[{self._selected_camera}]\n"
+        lines += self.camera.getScript(f"{var}.camera")
+        lines += f"{var}.cameraSpeed = {np.format_float_positional(np.float32(self._camera_speed), trim='-')}\n"
+        return lines

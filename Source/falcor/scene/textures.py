@@ -1,0 +1,50 @@
+"""Texture files for materials and environment maps: read with `falcor.read_image`, given a full
+mip chain, optionally reinterpreted as sRGB; plus the value ranges scene optimization needs."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .. import falcor_ext as _ext
+
+_RF = _ext.ResourceFormat
+_SRGB = {_RF.RGBA8Unorm: _RF.RGBA8UnormSrgb, _RF.BGRA8Unorm: _RF.BGRA8UnormSrgb, _RF.BGRX8Unorm: _RF.BGRX8UnormSrgb}
+MAX_MIPS = 0xFFFFFFFF
+
+
+def resolve(path, category=None):
+    """Path of an asset through the default resolver, or None when it can't be found."""
+    category = _ext.AssetCategory.Any if category is None else category
+    resolved = _ext.AssetResolver.default_resolver.resolve_path(os.fspath(path), category)
+    return None if str(resolved) in ("", ".") else resolved
+
+
+def load_texture(path, srgb: bool, generate_mips: bool = True):
+    """A texture from an image file (mip chain filtered from level 0), or None with a warning."""
+    resolved = resolve(path, _ext.AssetCategory.Texture)
+    if resolved is None:
+        _ext.Logger.log(_ext.Logger.Level.Warning, f"Can't find texture file '{path}'.")
+        return None
+    try:
+        image = _ext.read_image(resolved)
+    except Exception as e:  # unreadable file: Falcor returns no texture
+        _ext.Logger.log(_ext.Logger.Level.Warning, f"Failed to load texture '{path}': {e}")
+        return None
+    fmt = _SRGB.get(image.format, image.format) if srgb else image.format
+    texture = _ext.Texture(image.width, image.height, fmt, 1, MAX_MIPS if generate_mips else 1)
+    texture.from_numpy(np.asarray(image))
+    if generate_mips:
+        texture.generate_mips()
+    return texture
+
+
+def has_alpha(texture) -> bool:
+    return _ext.get_format_desc(texture.format)["channel_count"] == 4 and texture.format not in (
+        _RF.BGRX8Unorm, _RF.BGRX8UnormSrgb)
+
+
+def value_range(texture) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel (min, max) of mip 0 as decoded float4 values."""
+    texels = texture.to_float32(0, 0).reshape(-1, 4)
+    return texels.min(axis=0), texels.max(axis=0)
