@@ -19,7 +19,8 @@ from falcor.scene.importers import gltf, obj, ply
 from falcor.scene.material import MaterialTextureSlot, ShadingModel
 from falcor.scene.scene_builder import SceneBuilder, SceneBuilderFlags
 
-ORACLE_QUAD = Path(__file__).parent / "data" / "quad.gltf"  # the Falcor 8 oracle's quad scene, copied verbatim
+# The Falcor 8 oracle's quad scene (../shared beside the repository, as in CI).
+ORACLE_QUAD = Path(__file__).resolve().parents[2].parent / "shared" / "oracle" / "falcor8" / "quad.gltf"
 S45 = math.sin(math.pi / 4)
 
 
