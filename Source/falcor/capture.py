@@ -65,8 +65,16 @@ def prepare_output(tex, mask) -> tuple[np.ndarray, str] | None:
 
 
 def _decoded(tex, fmt_type: str) -> np.ndarray:
-    """Float32 (H, W, 4). Integer formats convert numerically (missing channels 0, alpha 1)."""
-    return tex.to_float32()
+    """Float32 (H, W, 4) as Falcor's writer sees the texels: floats as stored (missing channels 0,
+    alpha 1); 16/32-bit integers normalized by their type's maximum (unsigned to [0, 1], signed to
+    [-1, 1]) with missing channels, alpha included, 0."""
+    if fmt_type not in ("Uint", "Sint"):
+        return tex.to_float32()
+    raw = np.asarray(tex)
+    raw = raw.reshape(raw.shape[0], raw.shape[1], -1)
+    out = np.zeros(raw.shape[:2] + (4,), np.float32)
+    out[..., : raw.shape[2]] = raw.astype(np.float64) / np.iinfo(raw.dtype).max
+    return out
 
 
 def _unorm8(values: np.ndarray) -> np.ndarray:
@@ -81,6 +89,11 @@ def _to_png(tex, fmt_type: str, desc: dict, channels: int) -> np.ndarray:
         if desc["bgr"]:
             raw = raw[..., [2, 1, 0, 3]]
         pixels = raw  # stored (sRGB-encoded where the format is) bytes, as the GPU holds them
+    elif desc["bytes_per_texel"] == 4 and count > 1:
+        # Other 32-bit texels (RGB10A2, RG16, ...): Falcor hands the raw words to FreeImage, which
+        # reads their bytes as B, G, R, A.
+        raw = np.frombuffer(tex.to_numpy().tobytes(), np.uint8).reshape(tex.height, tex.width, 4)
+        return _shape_channels(raw[..., [2, 1, 0, 3]], 4, channels)
     elif fmt_type in ("Uint", "Sint"):
         pixels = np.clip(tex.to_float32(), 0, 255).astype(np.uint8)
     else:

@@ -63,11 +63,14 @@ def test_resize_reaches_graphs():
     ("RGBA32Uint", TCF.Blue, ".B", "exr"),
     ("R32Uint", TCF.RGB, "", "exr"),
     ("RGBA8Uint", TCF.RGB, "", "png"),
+    ("RGB10A2Unorm", TCF.RGB, "", "png"),
 ])
 def test_capture_file_names_and_formats(tmp_path, fmt, mask, suffix, ext):
     img = np.random.default_rng(1).random((4, 6, 4), dtype=np.float32)
-    if "Uint" in fmt:
+    if fmt == "RGBA8Uint":
         img = np.floor(img * 200).astype(np.float32)
+    elif "Uint" in fmt:  # large words, as packed hit info holds
+        img = np.floor(img * 2**31).astype(np.float32)
     m = falcor.Renderer(6, 4)
     m.addGraph(source_graph("G", fmt, (mask,), img))
     m.frameCapture.outputDir = tmp_path
@@ -86,6 +89,8 @@ def test_capture_file_names_and_formats(tmp_path, fmt, mask, suffix, ext):
             (layer, data), = f.channels().items()
             pixels = np.asarray(data.pixels, np.float32)
         expected = img
+        if "Uint" in fmt:  # Falcor normalizes 16/32-bit integers by the type's maximum
+            expected = img / np.float64(2**32 - 1)
         if mask in channels:
             assert layer == "RGB"
             np.testing.assert_allclose(pixels[..., 0], expected[..., channels[mask]], rtol=1e-3)
@@ -97,8 +102,13 @@ def test_capture_file_names_and_formats(tmp_path, fmt, mask, suffix, ext):
             np.testing.assert_allclose(pixels[..., :count], expected[..., :count], rtol=1e-3)
     else:
         pixels = np.asarray(Image.open(path))
-        if fmt == "RGBA8Uint":
-            np.testing.assert_array_equal(pixels, img[..., :3].astype(np.uint8))
+        if fmt == "RGBA8Uint":  # Falcor swaps only 8-bit unorm RGBA; other 32-bit texels are read as B, G, R
+            np.testing.assert_array_equal(pixels, img[..., [2, 1, 0]].astype(np.uint8))
+        elif fmt == "RGB10A2Unorm":  # raw texel bytes read as B, G, R
+            q = np.rint(np.clip(img, 0, 1) * [1023, 1023, 1023, 3]).astype(np.uint32)
+            words = q[..., 0] | q[..., 1] << 10 | q[..., 2] << 20 | q[..., 3] << 30
+            raw = words.astype("<u4").view(np.uint8).reshape(4, 6, 4)
+            np.testing.assert_array_equal(pixels, raw[..., [2, 1, 0]])
         elif mask in channels:
             assert pixels.ndim == 2
             np.testing.assert_array_equal(pixels, np.rint(img[..., channels[mask]] * 255).astype(np.uint8))

@@ -1,0 +1,225 @@
+#include "GBufferBase.h"
+#include "Core/Logger.h"
+#include "UniformSampleGenerator.h"
+#include <cstring>
+
+namespace falcor
+{
+namespace
+{
+const std::string kOutputSize = "outputSize";
+const std::string kFixedOutputSize = "fixedOutputSize";
+const std::string kSamplePattern = "samplePattern";
+const std::string kSampleCount = "sampleCount";
+const std::string kUseAlphaTest = "useAlphaTest";
+const std::string kDisableAlphaTest = "disableAlphaTest";
+const std::string kAdjustShadingNormals = "adjustShadingNormals";
+const std::string kForceCullMode = "forceCullMode";
+const std::string kCullMode = "cull";
+const std::string kUseTraceRayInline = "useTraceRayInline";
+const std::string kUseDOF = "useDOF";
+
+bool isRawChannel(const Texture& texture)
+{
+    return getFormatType(texture.getFormat()) == FormatType::Uint || getFormatType(texture.getFormat()) == FormatType::Sint;
+}
+} // namespace
+
+// ---- OutputRow ----------------------------------------------------------------------------------
+
+OutputRow::OutputRow(std::span<Texture* const> outputs, uint32_t y) : mOutputs(outputs), mY(y), mFloatRows(outputs.size())
+{
+    for (size_t c = 0; c < outputs.size(); ++c)
+        if (outputs[c] && !isRawChannel(*outputs[c]))
+            mFloatRows[c].resize(outputs[c]->getWidth());
+}
+
+void OutputRow::set(size_t channel, uint32_t x, const uint4& value)
+{
+    Texture* texture = mOutputs[channel];
+    if (!texture)
+        return;
+    // 32-bit integer formats only: one word per channel.
+    const uint32_t words = texture->getBytesPerTexel() / 4;
+    std::memcpy(texture->row(mY) + size_t(x) * texture->getBytesPerTexel(), value.data, words * 4);
+}
+
+void OutputRow::store()
+{
+    for (size_t c = 0; c < mOutputs.size(); ++c)
+        if (!mFloatRows[c].empty())
+            mOutputs[c]->storeRow(mY, mFloatRows[c].data());
+}
+
+// ---- GBufferBase ------------------------------------------------------------------------------
+
+GBufferBase::GBufferBase(const Properties& props)
+{
+    for (const auto& [key, value] : props)
+    {
+        if (key == kOutputSize)
+            mOutputSizeSelection = value.as<IOSize>(key);
+        else if (key == kFixedOutputSize)
+            mFixedOutputSize = value.as<uint2>(key);
+        else if (key == kSamplePattern)
+            mSamplePattern = value.as<SamplePattern>(key);
+        else if (key == kSampleCount)
+            mSampleCount = value.as<uint32_t>(key);
+        else if (key == kUseAlphaTest)
+            mUseAlphaTest = value.as<bool>(key);
+        else if (key == kAdjustShadingNormals)
+            mAdjustShadingNormals = value.as<bool>(key);
+        else if (key == kForceCullMode)
+            mForceCullMode = value.as<bool>(key);
+        else if (key == kCullMode)
+            mCullMode = value.as<CullMode>(key);
+        else if (key == kUseTraceRayInline)
+            mUseTraceRayInline = value.as<bool>(key);
+        else if (key == kUseDOF)
+            mUseDOF = value.as<bool>(key);
+        // Other keys (the derived pass's, or unknown ones) are not reported, as in Falcor.
+    }
+    if (props.has(kDisableAlphaTest) && !props.has(kUseAlphaTest))
+        mUseAlphaTest = !props.get<bool>(kDisableAlphaTest);
+}
+
+Properties GBufferBase::getProperties() const
+{
+    Properties props;
+    props.set(kOutputSize, mOutputSizeSelection);
+    if (mOutputSizeSelection == IOSize::Fixed)
+        props.set(kFixedOutputSize, mFixedOutputSize);
+    props.set(kSamplePattern, mSamplePattern);
+    props.set(kSampleCount, mSampleCount);
+    props.set(kUseAlphaTest, mUseAlphaTest);
+    props.set(kAdjustShadingNormals, mAdjustShadingNormals);
+    props.set(kForceCullMode, mForceCullMode);
+    props.set(kCullMode, mCullMode);
+    addPassProperties(props);
+    props.set(kUseTraceRayInline, mUseTraceRayInline);
+    props.set(kUseDOF, mUseDOF);
+    return props;
+}
+
+void GBufferBase::setScene(RenderContext*, const std::shared_ptr<Scene>& pScene)
+{
+    mpScene = pScene;
+    mFrameCount = 0;
+    mpJitterPattern = createJitterPattern(mSamplePattern, mSampleCount);
+    if (mpJitterPattern)
+        mSampleCount = mpJitterPattern->getSampleCount();
+    if (pScene)
+        mHitInfo = HitInfoLayout(*pScene);
+}
+
+uint2 GBufferBase::getOutputSize(const CompileData& compileData) const
+{
+    return calculateIOSize(mOutputSizeSelection, mFixedOutputSize, compileData.defaultTexDims);
+}
+
+bool GBufferBase::beginFrame(const RenderData& renderData, std::span<Texture* const> outputs)
+{
+    renderData.getDictionary().set(kRenderPassGBufferAdjustShadingNormals, mAdjustShadingNormals);
+
+    mFrameDim = uint2(0u);
+    for (const Texture* texture : outputs)
+    {
+        if (!texture)
+            continue;
+        if (mFrameDim == uint2(0u))
+            mFrameDim = texture->getDims();
+        FALCOR_CHECK(texture->getDims() == mFrameDim, getType(), ": pass output '", texture->getName(),
+                     "' has mismatching size. All outputs must be of the same size.");
+    }
+    if (mFrameDim == uint2(0u))
+    {
+        logWarning(getType(), "::execute() - Render pass has no connected outputs. Is this intended?");
+        return false;
+    }
+    if (!mpScene)
+        return true;
+    // The camera draws the next frame's jitter from our pattern (none: jitter 0), in pixels of this size.
+    Camera& camera = mpScene->getCamera();
+    if (mpJitterPattern)
+        camera.setPatternGenerator([pattern = mpJitterPattern] { return pattern->next(); }, float2(1.f) / float2(mFrameDim));
+    else
+        camera.setPatternGenerator(nullptr, float2(0.f));
+    return true;
+}
+
+void GBufferBase::clearOutputs(std::span<Texture* const> outputs)
+{
+    for (Texture* texture : outputs)
+        if (texture)
+            texture->clear();
+}
+
+void GBufferBase::configureDepthOfField(const RenderData& renderData)
+{
+    mComputeDOF = mUseDOF && mpScene->getCamera().getData().apertureRadius > 0.f;
+    if (mUseDOF)
+        renderData.getDictionary().set(kRenderPassPRNGDimension, mComputeDOF ? 2u : 0u);
+}
+
+Ray GBufferBase::generateRay(uint2 pixel) const
+{
+    const Camera& camera = mpScene->getCamera();
+    if (!mComputeDOF)
+        return camera.computeRayPinhole(pixel, mFrameDim);
+    UniformSampleGenerator sg(pixel, mFrameCount);
+    return camera.computeRayThinlens(pixel, mFrameDim, sg.next2D());
+}
+
+TriangleHit GBufferBase::tracePrimary(const Ray& ray) const
+{
+    RayCullMode cull = RayCullMode::None;
+    if (mForceCullMode && mCullMode == CullMode::Front)
+        cull = RayCullMode::Front;
+    else if (mForceCullMode && mCullMode == CullMode::Back)
+        cull = RayCullMode::Back;
+    return mpScene->closestHit(ray, cull, mUseAlphaTest);
+}
+
+float4 GBufferBase::clipPosNoJitter(const float3& posW) const
+{
+    return mul(mpScene->getCamera().getData().viewProjMatNoJitter, toFloat4(posW, 1.f));
+}
+
+float4 GBufferBase::prevClipPosNoJitter(const float3& prevPosW) const
+{
+    return mul(mpScene->getCamera().getData().prevViewProjMatNoJitter, toFloat4(prevPosW, 1.f));
+}
+
+float2 GBufferBase::motionVector(uint2 pixel, const float4& prevPosH) const
+{
+    const CameraData& cd = mpScene->getCamera().getData();
+    // Previous position in [0,1]² screen space (y down), minus this pixel's center.
+    const float2 prevNdc = float2(prevPosH.x(), prevPosH.y()) / prevPosH.w();
+    const float2 prevScreen = prevNdc * float2(0.5f, -0.5f) + float2(0.5f);
+    const float2 pixelCenter = (float2(pixel) + float2(0.5f)) / float2(mFrameDim);
+    return prevScreen - pixelCenter + float2(cd.jitterX, -cd.jitterY);
+}
+
+float2 GBufferBase::backgroundMotionVector(uint2 pixel, const Ray& ray) const
+{
+    return motionVector(pixel, prevClipPosNoJitter(ray.origin + normalize(ray.dir) * kEnvMapDepth));
+}
+
+std::vector<Texture*> GBufferBase::getOutputs(const RenderData& renderData, std::span<const ChannelDesc> channels)
+{
+    std::vector<Texture*> outputs;
+    for (const ChannelDesc& channel : channels)
+        outputs.push_back(renderData.getTexture(channel.name));
+    return outputs;
+}
+
+void GBufferBase::addOutputs(RenderPassReflection& reflector, std::span<const ChannelDesc> channels, uint2 size, bool optional)
+{
+    for (const ChannelDesc& channel : channels)
+    {
+        auto& field = reflector.addOutput(channel.name, channel.desc).format(channel.format).texture2D(size);
+        if (optional)
+            field.flags(RenderPassReflection::Field::Flags::Optional);
+    }
+}
+} // namespace falcor

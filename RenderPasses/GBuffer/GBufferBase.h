@@ -1,0 +1,154 @@
+#pragma once
+#include "HitInfo.h"
+#include "RenderGraph/RenderPass.h"
+#include "SamplePatterns.h"
+#include "Core/ThreadPool.h"
+#include "Scene/Scene.h"
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace falcor
+{
+/// Which triangles primary rays ignore when `forceCullMode` is set (Falcor's RasterizerState::CullMode names).
+enum class CullMode : uint32_t
+{
+    None,
+    Front,
+    Back,
+};
+FALCOR_ENUM_INFO(CullMode, {{CullMode::None, "None"}, {CullMode::Front, "Front"}, {CullMode::Back, "Back"}});
+
+/// Graph-dictionary keys the G-buffer passes set for the passes that consume their output
+/// (Falcor's RenderPassStandardFlags.h). Value types: uint32_t and bool.
+/// First free dimension of the per-pixel random sequence: 2 when the G-buffer used two for depth
+/// of field, else 0 (written only while `useDOF` is on, as Falcor does).
+inline const std::string kRenderPassPRNGDimension = "_prngDimension";
+/// Whether consumers should adjust shading normals at primary hits (the V-buffer cannot carry them).
+inline const std::string kRenderPassGBufferAdjustShadingNormals = "_gbufferAdjustShadingNormals";
+
+/// Distance at which misses place the background (its motion vector, GBufferRT's linearZ).
+constexpr float kEnvMapDepth = 100000000.f;
+
+inline float4 toFloat4(const float3& v, float w)
+{
+    return float4(v.x(), v.y(), v.z(), w);
+}
+
+/// One output channel of a G-buffer pass.
+struct ChannelDesc
+{
+    std::string name;
+    std::string desc;
+    ResourceFormat format;
+};
+
+/// One row of a pass's outputs, filled pixel by pixel and then stored. Float channels are encoded
+/// into the texture's format by `store`; 32-bit integer channels are written raw at once (their
+/// bits are the data). Absent (unconnected) outputs are skipped.
+class OutputRow
+{
+public:
+    OutputRow(std::span<Texture* const> outputs, uint32_t y);
+    void set(size_t channel, uint32_t x, const float4& value)
+    {
+        if (!mFloatRows[channel].empty())
+            mFloatRows[channel][x] = value;
+    }
+    void set(size_t channel, uint32_t x, const uint4& value);
+    /// Encodes the float channels into their textures.
+    void store();
+
+private:
+    std::span<Texture* const> mOutputs;
+    uint32_t mY;
+    std::vector<std::vector<float4>> mFloatRows;
+};
+
+/// Base of the ray-traced G-buffer passes: their common options, camera jitter from the sample
+/// pattern, the frame size, the packed hit layout and primary-ray generation.
+///
+/// | Property             | Type          | Default    | Meaning                                                    |
+/// |----------------------|---------------|------------|------------------------------------------------------------|
+/// | outputSize           | IOSize        | 'Default'  | Size rule of every output.                                 |
+/// | fixedOutputSize      | uint2         | [512, 512] | Output size when outputSize is 'Fixed'.                    |
+/// | samplePattern        | SamplePattern | 'Center'   | Camera jitter: Center, DirectX, Halton, Stratified.        |
+/// | sampleCount          | uint          | 16         | Samples per pattern period (DirectX: 8).                   |
+/// | useAlphaTest         | bool          | True       | Ignore hits the material's alpha mask rejects.             |
+/// | disableAlphaTest     | bool          | -          | Deprecated inverse of useAlphaTest (used if it is absent). |
+/// | adjustShadingNormals | bool          | True       | Bend shading normals that face away from the viewer.       |
+/// | forceCullMode        | bool          | False      | Cull primary hits by `cull` (else no culling).             |
+/// | cull                 | CullMode      | 'Back'     | None, Front, Back.                                         |
+/// | useTraceRayInline    | bool          | False      | GPU program variant; the CPU result is the same.           |
+/// | useDOF               | bool          | True       | Thin-lens depth of field when the camera's aperture > 0.   |
+///
+/// Unknown keys are ignored silently, as in Falcor's G-buffer passes.
+class GBufferBase : public RenderPass
+{
+public:
+    Properties getProperties() const override;
+    /// A new scene restarts the sample pattern and the frame count (the DOF random seed).
+    void setScene(RenderContext* pRenderContext, const std::shared_ptr<Scene>& pScene) override;
+
+protected:
+    explicit GBufferBase(const Properties& props);
+
+    /// Options only one derived pass has, placed before useTraceRayInline in getProperties.
+    virtual void addPassProperties(Properties& props) const {}
+
+    uint2 getOutputSize(const CompileData& compileData) const;
+    /// Start of a frame: graph-dictionary values, the frame size (from the outputs, which must
+    /// all have the same size) and the camera's jitter source. False (after a warning) when no
+    /// output is connected.
+    bool beginFrame(const RenderData& renderData, std::span<Texture* const> outputs);
+    /// Runs `shade(pixel, row)` over the frame, rows in parallel, and stores each row.
+    template<typename F>
+    void forEachPixel(std::span<Texture* const> outputs, F&& shade) const
+    {
+        parallelForRows(mFrameDim.y(), [&](uint32_t y) {
+            OutputRow row(outputs, y);
+            for (uint32_t x = 0; x < mFrameDim.x(); ++x)
+                shade(uint2(x, y), row);
+            row.store();
+        });
+    }
+    static void clearOutputs(std::span<Texture* const> outputs);
+    /// Decides whether this frame uses depth of field and tells consumers how many random
+    /// dimensions that took.
+    void configureDepthOfField(const RenderData& renderData);
+    /// Primary ray of a pixel: pinhole, or thin lens with Falcor's per-pixel random sample.
+    Ray generateRay(uint2 pixel) const;
+    TriangleHit tracePrimary(const Ray& ray) const;
+    /// posW in clip space of the current frame, without jitter.
+    float4 clipPosNoJitter(const float3& posW) const;
+    /// prevPosW in clip space of the previous frame, without jitter.
+    float4 prevClipPosNoJitter(const float3& prevPosW) const;
+    /// Falcor's calcMotionVector plus the jitter removal: screen-space offset (in [0,1] units,
+    /// y down) from this pixel's center to where the point was seen last frame (`prevPosH`).
+    float2 motionVector(uint2 pixel, const float4& prevPosH) const;
+    /// Screen motion of the background: a point very far along the ray.
+    float2 backgroundMotionVector(uint2 pixel, const Ray& ray) const;
+
+    static std::vector<Texture*> getOutputs(const RenderData& renderData, std::span<const ChannelDesc> channels);
+    static void addOutputs(RenderPassReflection& reflector, std::span<const ChannelDesc> channels, uint2 size, bool optional);
+
+    std::shared_ptr<Scene> mpScene;
+    HitInfoLayout mHitInfo;
+    std::shared_ptr<JitterPattern> mpJitterPattern;
+    uint32_t mFrameCount = 0; ///< Frames rendered since the scene was set (DOF random seed).
+    uint2 mFrameDim{0, 0};
+    bool mComputeDOF = false;
+
+    // Options.
+    IOSize mOutputSizeSelection = IOSize::Default;
+    uint2 mFixedOutputSize{512, 512};
+    SamplePattern mSamplePattern = SamplePattern::Center;
+    uint32_t mSampleCount = 16;
+    bool mUseAlphaTest = true;
+    bool mAdjustShadingNormals = true;
+    bool mForceCullMode = false;
+    CullMode mCullMode = CullMode::Back;
+    bool mUseTraceRayInline = false;
+    bool mUseDOF = true;
+};
+} // namespace falcor

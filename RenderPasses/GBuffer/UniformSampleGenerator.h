@@ -1,0 +1,69 @@
+#pragma once
+#include "Utils/Math/Vector.h"
+#include <cstdint>
+
+namespace falcor
+{
+/// Falcor's default per-pixel pseudorandom generator (SAMPLE_GENERATOR_UNIFORM): xoshiro128**
+/// seeded with two SplitMix64 outputs of (Morton-interleaved pixel, sample number). Giving it the
+/// same pixel and sample number as Falcor's shaders gives the same numbers.
+class UniformSampleGenerator
+{
+public:
+    UniformSampleGenerator(uint2 pixel, uint32_t sampleNumber)
+    {
+        uint64_t splitMix = (uint64_t(sampleNumber) << 32) | interleave16(pixel);
+        const uint64_t s0 = nextSplitMix64(splitMix), s1 = nextSplitMix64(splitMix);
+        mState[0] = uint32_t(s0), mState[1] = uint32_t(s0 >> 32);
+        mState[2] = uint32_t(s1), mState[3] = uint32_t(s1 >> 32);
+    }
+
+    /// Next 32 random bits.
+    uint32_t next()
+    {
+        const uint32_t result = rotl(mState[0] * 5u, 7) * 9u;
+        const uint32_t t = mState[1] << 9;
+        mState[2] ^= mState[0];
+        mState[3] ^= mState[1];
+        mState[1] ^= mState[2];
+        mState[0] ^= mState[3];
+        mState[2] ^= t;
+        mState[3] = rotl(mState[3], 11);
+        return result;
+    }
+
+    /// Uniform in [0, 1) from the upper 24 bits.
+    float next1D() { return float(next() >> 8) * (1.f / 16777216.f); }
+    float2 next2D()
+    {
+        const float x = next1D();
+        return float2(x, next1D());
+    }
+
+private:
+    static uint32_t rotl(uint32_t x, int k) { return (x << k) | (x >> (32 - k)); }
+
+    /// Bits of x at even positions, bits of y at odd positions (low 16 bits of each).
+    static uint32_t interleave16(uint2 v)
+    {
+        auto spread = [](uint32_t a) {
+            a &= 0xffffu;
+            a = (a | (a << 8)) & 0x00ff00ffu;
+            a = (a | (a << 4)) & 0x0f0f0f0fu;
+            a = (a | (a << 2)) & 0x33333333u;
+            return (a | (a << 1)) & 0x55555555u;
+        };
+        return spread(v.x()) | (spread(v.y()) << 1);
+    }
+
+    static uint64_t nextSplitMix64(uint64_t& state)
+    {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+
+    uint32_t mState[4];
+};
+} // namespace falcor

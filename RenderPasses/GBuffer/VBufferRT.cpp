@@ -1,0 +1,79 @@
+#include "VBufferRT.h"
+
+namespace falcor
+{
+namespace
+{
+enum Channel : size_t
+{
+    kVBuffer,
+    kDepth,
+    kMVec,
+    kViewW,
+    kTime,
+    kMask,
+};
+
+const ChannelDesc kVBufferChannel = {"vbuffer", "V-buffer in packed format (indices + barycentrics)", ResourceFormat::RGBA32Uint};
+const ChannelDesc kExtraChannels[] = {
+    {"depth", "Depth buffer (NDC)", ResourceFormat::R32Float},
+    {"mvec", "Motion vector", ResourceFormat::RG32Float},
+    {"viewW", "View direction in world space", ResourceFormat::RGBA32Float},
+    {"time", "Per-pixel execution time", ResourceFormat::R32Uint},
+    {"mask", "Mask", ResourceFormat::R32Float},
+};
+} // namespace
+
+RenderPassReflection VBufferRT::reflect(const CompileData& compileData)
+{
+    RenderPassReflection reflector;
+    const uint2 size = getOutputSize(compileData);
+    addOutputs(reflector, {&kVBufferChannel, 1}, size, false);
+    addOutputs(reflector, kExtraChannels, size, true);
+    return reflector;
+}
+
+void VBufferRT::execute(RenderContext*, const RenderData& renderData)
+{
+    std::vector<Texture*> outputs = getOutputs(renderData, {&kVBufferChannel, 1});
+    const std::vector<Texture*> extra = getOutputs(renderData, kExtraChannels);
+    outputs.insert(outputs.end(), extra.begin(), extra.end());
+    if (!beginFrame(renderData, outputs))
+        return;
+    if (!mpScene)
+    {
+        clearOutputs(outputs);
+        return;
+    }
+    configureDepthOfField(renderData);
+    forEachPixel(outputs, [&](uint2 pixel, OutputRow& row) {
+        const Ray ray = generateRay(pixel);
+        const TriangleHit hit = tracePrimary(ray);
+        if (hit.isValid())
+            writeHit(pixel, hit, row);
+        else
+            writeMiss(pixel, row);
+        row.set(kViewW, pixel.x(), toFloat4(-ray.dir, 0.f));
+        row.set(kTime, pixel.x(), uint4(0u));
+    });
+    ++mFrameCount;
+}
+
+void VBufferRT::writeHit(uint2 pixel, const TriangleHit& hit, OutputRow& out) const
+{
+    const uint32_t x = pixel.x();
+    const float4 curPosH = clipPosNoJitter(mpScene->getVertexData(hit).posW);
+    const float2 mvec = motionVector(pixel, prevClipPosNoJitter(mpScene->getPrevPosW(hit)));
+    out.set(kVBuffer, x, mHitInfo.pack(hit));
+    out.set(kDepth, x, float4(curPosH.z() / curPosH.w()));
+    out.set(kMVec, x, float4(mvec.x(), mvec.y(), 0.f, 0.f));
+    out.set(kMask, x, float4(1.f));
+}
+
+void VBufferRT::writeMiss(uint2 pixel, OutputRow& out) const
+{
+    // Unlike GBufferRT, misses get no background motion.
+    out.set(kVBuffer, pixel.x(), uint4(0u));
+    out.set(kDepth, pixel.x(), float4(1.f));
+}
+} // namespace falcor
