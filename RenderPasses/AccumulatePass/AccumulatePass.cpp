@@ -145,7 +145,11 @@ RenderPassReflection AccumulatePass::reflect(const CompileData& compileData)
     const uint2 size = calculateIOSize(mOutputSizeSelection, mFixedOutputSize, compileData.defaultTexDims);
     const ResourceFormat format = mOutputFormat != ResourceFormat::Unknown ? mOutputFormat : ResourceFormat::RGBA32Float;
     r.addInput(kInput, "Input data to be temporally accumulated");
-    r.addOutput(kOutput, "Output data that is temporally accumulated").format(format).texture2D(size);
+    // Persistent: at the frame limit in 'Stop' mode the pass keeps its last image without writing.
+    r.addOutput(kOutput, "Output data that is temporally accumulated")
+        .format(format)
+        .texture2D(size)
+        .flags(RenderPassReflection::Field::Flags::Persistent);
     return r;
 }
 

@@ -198,9 +198,13 @@ public:
         RenderPassReflection r;
         r.addInput(kTestImage, "Test image");
         r.addInput(kReferenceImage, "Reference image");
-        r.addOutput(kErrorMap, "FLIP error map for computations: RGB = color of the error, A = error").format(ResourceFormat::RGBA32Float);
-        r.addOutput(kErrorMapDisplay, "FLIP error map for display").format(ResourceFormat::RGBA8UnormSrgb);
-        r.addOutput(kExposureMapDisplay, "HDR-FLIP exposure map for display").format(ResourceFormat::RGBA8UnormSrgb);
+        // Persistent: a disabled pass keeps showing its last result without writing.
+        const auto persistent = RenderPassReflection::Field::Flags::Persistent;
+        r.addOutput(kErrorMap, "FLIP error map for computations: RGB = color of the error, A = error")
+            .format(ResourceFormat::RGBA32Float)
+            .flags(persistent);
+        r.addOutput(kErrorMapDisplay, "FLIP error map for display").format(ResourceFormat::RGBA8UnormSrgb).flags(persistent);
+        r.addOutput(kExposureMapDisplay, "HDR-FLIP exposure map for display").format(ResourceFormat::RGBA8UnormSrgb).flags(persistent);
         return r;
     }
 

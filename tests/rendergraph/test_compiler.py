@@ -348,3 +348,25 @@ def test_python_pass_exception_names_pass():
     g.mark_output("B.out")
     with pytest.raises(falcor.RuntimeError, match="Pass 'B' \\(Boom\\) failed to execute: .*kaboom"):
         g.execute()
+
+
+def test_persistent_outputs_are_not_shared():
+    """A pass that writes its output once and keeps it (AccumulatePass at its frame limit) must
+    find it intact next frame, even though later passes need textures of the same size."""
+    ArraySource.images["persist"] = np.full((4, 8, 4), 0.5, np.float32)
+    g = falcor.RenderGraph("g")
+    g.create_pass("Src", "ArraySource", {"key": "persist"})
+    g.create_pass("Acc", "AccumulatePass", {"maxFrameCount": 1})
+    g.add_edge("Src.out", "Acc.input")
+    previous = "Acc.output"
+    for i in range(3):
+        g.create_pass(f"F{i}", "Fill", {"add": 1.0})
+        g.add_edge(previous, f"F{i}.src")
+        previous = f"F{i}.out"
+    g.mark_output(previous)
+    g.resize(8, 4, falcor.ResourceFormat.RGBA32Float)
+    results = []
+    for _ in range(3):
+        g.execute()
+        results.append(read_texture(g.get_output(previous))[..., 0].copy())
+    assert all(np.all(r == 3.5) for r in results), [float(r[0, 0]) for r in results]

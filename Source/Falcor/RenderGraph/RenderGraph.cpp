@@ -512,7 +512,7 @@ void RenderGraph::compile(RenderContext* pRenderContext)
     }
 
     // Lifetimes: a resource lives from the first pass that writes it to the last that reads it;
-    // marked outputs and internal fields live forever.
+    // marked outputs, persistent fields and internal fields live forever (never shared).
     auto& resources = compiled->resources;
     for (uint32_t i = 0; i < compiled->passes.size(); ++i)
     {
@@ -537,7 +537,7 @@ void RenderGraph::compile(RenderContext* pRenderContext)
                 continue; // Unconnected optional field: bound to nothing.
             auto& r = resources.try_emplace(groups.find(key), Compiled::Resource{resolved.at(groups.find(key))}).first->second;
             r.firstUse = std::min(r.firstUse, i);
-            r.lastUse = std::max(r.lastUse, isOutput(key) ? kForever : i);
+            r.lastUse = std::max(r.lastUse, isOutput(key) || f.isPersistent() ? kForever : i);
         }
     }
 

@@ -29,6 +29,8 @@ public:
         {
             None = 0x0,
             Optional = 0x1, ///< The pass runs without it (inputs) / it is only allocated if used (outputs).
+            /// The content must survive between frames (the pass may skip writing it, or reads
+            /// back what it wrote last frame): the graph never lends its memory to other resources.
             Persistent = 0x2,
         };
 
@@ -54,6 +56,7 @@ public:
         bool isOutput() const { return (uint32_t(mVisibility) & uint32_t(Visibility::Output)) != 0; }
         bool isInternal() const { return mVisibility == Visibility::Internal; }
         bool isOptional() const { return (uint32_t(mFlags) & uint32_t(Flags::Optional)) != 0; }
+        bool isPersistent() const { return (uint32_t(mFlags) & uint32_t(Flags::Persistent)) != 0; }
         ResourceFormat getFormat() const { return mFormat; }
         uint32_t getWidth() const { return mWidth; }
         uint32_t getHeight() const { return mHeight; }
