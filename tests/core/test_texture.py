@@ -95,3 +95,20 @@ def test_dlpack_legacy_capsule_for_older_consumers():
     a = np.from_dlpack(LegacyOnly())
     assert a.dtype == np.float16 and a.shape == (2, 3, 4)
     np.testing.assert_array_equal(a, t.to_numpy())
+
+
+def test_srgb_encoding_matches_the_formula():
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.random(200_000, dtype=np.float32), np.linspace(0, 1, 4097, dtype=np.float32),
+                             np.array([-1, 0, 1e-9, 0.0031308, 1, 2, np.inf, np.nan], np.float32)])
+    src = falcor.Texture(len(values), 1, RF.R32Float)
+    np.asarray(src)[...] = values
+    dst = falcor.Texture(len(values), 1, RF.RGBA8UnormSrgb)
+    falcor.RenderContext().blit(src, dst)
+    got = np.asarray(dst)[0, :, 0].astype(np.int64)
+    v = np.nan_to_num(values.astype(np.float64), nan=0.0)
+    srgb = np.clip(np.where(v <= 0.0031308, v * 12.92, 1.055 * np.power(np.clip(v, 0, None), 1 / 2.4) - 0.055), 0, 1)
+    expected = np.floor(srgb * 255 + 0.5).astype(np.int64)
+    near_tie = np.abs(srgb * 255 + 0.5 - np.round(srgb * 255 + 0.5)) < 1e-4  # float32 vs float64 rounding
+    assert np.all((got == expected) | near_tie)
+    assert np.mean(got == expected) > 0.999
