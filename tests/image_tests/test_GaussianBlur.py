@@ -1,6 +1,6 @@
 # Image test: GaussianBlur with its default kernel, then three kernel width / sigma pairs.
-# Falcor's version also loads the Arcade scene, which this image-only graph never uses; scenes
-# are not supported by this engine yet, so that step is left out (the captures don't depend on it).
+# As in Falcor's version a scene is loaded, though this image-only graph never reads it (the test
+# media folder provides a small stand-in for Falcor's Arcade scene).
 
 # Mogwai runs this script with its folder as the working directory, which is on the Python path
 # (as in Falcor), so helpers.py and graphs/ next to it import directly.
@@ -8,6 +8,7 @@ from helpers import render_frames
 from graphs.GaussianBlur import GaussianBlur as g
 from falcor import *
 
+m.loadScene("Arcade/Arcade.pyscene")
 m.addGraph(g)
 render_frames(m, "default")
 

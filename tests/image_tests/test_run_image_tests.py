@@ -129,8 +129,13 @@ def media(tmp_path_factory) -> Media:
     plain copy and captures can be compared with exact models; 20060807_wells6_hd.hdr is twice the
     frame size, so its blit averages 2x2 blocks."""
     root = tmp_path_factory.mktemp("media")
-    for folder in ("test_scenes/envmaps", "test_images/cubemap/sorsele3"):
+    for folder in ("test_scenes/envmaps", "test_images/cubemap/sorsele3", "Arcade"):
         (root / folder).mkdir(parents=True)
+    # Stand-in for Falcor's Arcade scene (GaussianBlur's test loads it without using it).
+    (root / "Arcade/Arcade.pyscene").write_text(
+        "quad = TriangleMesh.createQuad()\n"
+        "sceneBuilder.addMeshInstance(sceneBuilder.addNode('Floor', Transform()),\n"
+        "                             sceneBuilder.addTriangleMesh(quad, StandardMaterial('Floor')))\n")
     w, h = FRAME
     decoded = {
         "sky": write_hdr(root / "test_scenes/envmaps/hallstatt4_hd.hdr", sky_hdr(w, h)),
