@@ -1,6 +1,9 @@
 #include "GBufferBase.h"
 #include "Core/Logger.h"
-#include "UniformSampleGenerator.h"
+#include "Utils/SampleGenerators/DxSamplePattern.h"
+#include "Utils/SampleGenerators/HaltonSamplePattern.h"
+#include "Utils/SampleGenerators/StratifiedSamplePattern.h"
+#include "Utils/Sampling/UniformSampleGenerator.h"
 #include <cstring>
 
 namespace falcor
@@ -18,6 +21,22 @@ const std::string kForceCullMode = "forceCullMode";
 const std::string kCullMode = "cull";
 const std::string kUseTraceRayInline = "useTraceRayInline";
 const std::string kUseDOF = "useDOF";
+
+/// The camera jitter source of a sample pattern; nullptr for Center.
+std::shared_ptr<CPUSampleGenerator> createSamplePattern(SamplePattern pattern, uint32_t sampleCount)
+{
+    switch (pattern)
+    {
+    case SamplePattern::DirectX:
+        return std::make_shared<DxSamplePattern>(sampleCount);
+    case SamplePattern::Halton:
+        return std::make_shared<HaltonSamplePattern>(sampleCount);
+    case SamplePattern::Stratified:
+        return std::make_shared<StratifiedSamplePattern>(sampleCount);
+    default:
+        return nullptr;
+    }
+}
 
 bool isRawChannel(const Texture& texture)
 {
@@ -105,9 +124,9 @@ void GBufferBase::setScene(RenderContext*, const std::shared_ptr<Scene>& pScene)
 {
     mpScene = pScene;
     mFrameCount = 0;
-    mpJitterPattern = createJitterPattern(mSamplePattern, mSampleCount);
-    if (mpJitterPattern)
-        mSampleCount = mpJitterPattern->getSampleCount();
+    mpSampleGenerator = createSamplePattern(mSamplePattern, mSampleCount);
+    if (mpSampleGenerator)
+        mSampleCount = mpSampleGenerator->getSampleCount();
     if (pScene)
         mHitInfo = HitInfoLayout(*pScene);
 }
@@ -140,8 +159,8 @@ bool GBufferBase::beginFrame(const RenderData& renderData, std::span<Texture* co
         return true;
     // The camera draws the next frame's jitter from our pattern (none: jitter 0), in pixels of this size.
     Camera& camera = mpScene->getCamera();
-    if (mpJitterPattern)
-        camera.setPatternGenerator([pattern = mpJitterPattern] { return pattern->next(); }, float2(1.f) / float2(mFrameDim));
+    if (mpSampleGenerator)
+        camera.setPatternGenerator([generator = mpSampleGenerator] { return generator->next(); }, float2(1.f) / float2(mFrameDim));
     else
         camera.setPatternGenerator(nullptr, float2(0.f));
     return true;

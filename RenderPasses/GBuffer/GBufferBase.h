@@ -1,9 +1,10 @@
 #pragma once
-#include "HitInfo.h"
-#include "RenderGraph/RenderPass.h"
-#include "SamplePatterns.h"
 #include "Core/ThreadPool.h"
+#include "RenderGraph/RenderPass.h"
+#include "RenderGraph/RenderPassStandardFlags.h"
+#include "Scene/HitInfo.h"
 #include "Scene/Scene.h"
+#include "Utils/SampleGenerators/CPUSampleGenerator.h"
 #include <memory>
 #include <span>
 #include <vector>
@@ -19,13 +20,18 @@ enum class CullMode : uint32_t
 };
 FALCOR_ENUM_INFO(CullMode, {{CullMode::None, "None"}, {CullMode::Front, "Front"}, {CullMode::Back, "Back"}});
 
-/// Graph-dictionary keys the G-buffer passes set for the passes that consume their output
-/// (Falcor's RenderPassStandardFlags.h). Value types: uint32_t and bool.
-/// First free dimension of the per-pixel random sequence: 2 when the G-buffer used two for depth
-/// of field, else 0 (written only while `useDOF` is on, as Falcor does).
-inline const std::string kRenderPassPRNGDimension = "_prngDimension";
-/// Whether consumers should adjust shading normals at primary hits (the V-buffer cannot carry them).
-inline const std::string kRenderPassGBufferAdjustShadingNormals = "_gbufferAdjustShadingNormals";
+/// Camera jitter pattern of the G-buffer passes (Falcor's GBufferBase::SamplePattern).
+enum class SamplePattern : uint32_t
+{
+    Center,     ///< No jitter: every frame samples the pixel center.
+    DirectX,    ///< The 8 positions of the Direct3D 8x MSAA pattern.
+    Halton,     ///< Halton sequence in bases 2 and 3.
+    Stratified, ///< One random point per cell of a near-square grid, cells in shuffled order.
+};
+FALCOR_ENUM_INFO(SamplePattern, {{SamplePattern::Center, "Center"},
+                                 {SamplePattern::DirectX, "DirectX"},
+                                 {SamplePattern::Halton, "Halton"},
+                                 {SamplePattern::Stratified, "Stratified"}});
 
 /// Distance at which misses place the background (its motion vector, GBufferRT's linearZ).
 constexpr float kEnvMapDepth = 100000000.f;
@@ -134,7 +140,7 @@ protected:
 
     std::shared_ptr<Scene> mpScene;
     HitInfoLayout mHitInfo;
-    std::shared_ptr<JitterPattern> mpJitterPattern;
+    std::shared_ptr<CPUSampleGenerator> mpSampleGenerator; ///< Camera jitter; nullptr for Center.
     uint32_t mFrameCount = 0; ///< Frames rendered since the scene was set (DOF random seed).
     uint2 mFrameDim{0, 0};
     bool mComputeDOF = false;

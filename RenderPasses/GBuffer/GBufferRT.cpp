@@ -1,5 +1,7 @@
 #include "GBufferRT.h"
 #include "Core/Logger.h"
+#include "Rendering/Materials/StandardMaterial.h"
+#include "Scene/MaterialHeader.h"
 #include "Scene/SceneMath.h"
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 #include "GBufferBase.h"
-#include "ShadingData.h"
+#include "Rendering/Materials/TextureLod.h"
 
 namespace falcor
 {

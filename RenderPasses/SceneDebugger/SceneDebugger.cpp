@@ -1,8 +1,8 @@
 #include "SceneDebugger.h"
-#include "../GBuffer/ShadingData.h"
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
+#include "Rendering/Materials/StandardMaterial.h"
 #include "Scene/SceneMath.h"
 #include <cstring>
 #include <map>
@@ -216,7 +216,7 @@ float3 SceneDebugger::shadeHit(uint2 pixel, const Ray& ray, const TriangleHit& h
     const float3 frontN = dot(ray.dir, sd.faceN) < 0.f ? sd.faceN : -sd.faceN;
     const float flatShaded = 0.8f * saturate(dot(-frontN, ray.dir)) + 0.2f;
     // Gray level that tells faces of different orientation apart.
-    const float faceShade = 0.75f * luminance(shading::abs3(sd.faceN)) + 0.25f;
+    const float faceShade = 0.75f * luminance(abs(sd.faceN)) + 0.25f;
 
     switch (mMode)
     {

@@ -1,6 +1,6 @@
 #pragma once
-#include "../GBuffer/HitInfo.h"
 #include "RenderGraph/RenderPass.h"
+#include "Scene/HitInfo.h"
 #include "Scene/Scene.h"
 #include <vector>
 

@@ -35,8 +35,11 @@ def half(v):
 
 
 def test_nodes_instances_and_materials(scene):
+    """Every mesh is static and placed once, so (as Falcor) its vertices are pre-transformed to
+    world space and its instance, placed by the appended identity node, has an identity matrix."""
     native = scene.native
     assert native.instance_count == 8 and scene.stats["meshCount"] == 8
+    object_space = {"quad": falcor.TriangleMesh.createQuad().positions, "cube": falcor.TriangleMesh.createCube().positions}
     for index, (name, (color, scaling, translation, rotation)) in enumerate(NODES.items()):
         inst = native.get_instance(index)
         if rotation is None:
@@ -44,7 +47,11 @@ def test_nodes_instances_and_materials(scene):
         expected = np.eye(4)
         expected[:3, :3] = rotation * np.array(scaling)[None, :]
         expected[:3, 3] = translation
-        np.testing.assert_allclose(inst["world"], expected, atol=1e-6, err_msg=name)
+        np.testing.assert_array_equal(inst["world"], np.eye(4), err_msg=name)
+        assert inst["mesh_id"] == index and inst["node_id"] == len(NODES)
+        positions = object_space["cube" if "Box" in name else "quad"]
+        world = positions @ expected[:3, :3].T + expected[:3, 3]
+        np.testing.assert_allclose(native.get_mesh_arrays(index)["positions"], world, atol=1e-6, err_msg=name)
         material = scene.materials[inst["material_id"]]
         assert isinstance(material, falcor.StandardMaterial)
         if color is None:

@@ -31,10 +31,14 @@ def test_instancing_and_turntable_animation():
     scene = falcor.load_scene(SCENES / "Instancing.pyscene")
     assert scene.stats["meshInstanceCount"] == 17 and scene.stats["meshCount"] == 2
     assert scene.stats["instancedTriangleCount"] == 16 * 12 + 2
-    first = scene.native.get_instance(0)["world"][:3, 3].copy()  # Cube00 at (-1.5, 0.15, -1.5)
-    np.testing.assert_allclose(first, [-1.5, 0.15, -1.5], atol=1e-6)
+    # As in Falcor, the static ground (pre-transformed, identity instance) comes first, then the
+    # instanced cube's placements by node: instance 1 is Cube00 at (-1.5, 0.15, -1.5).
+    ground, first = scene.native.get_instance(0), scene.native.get_instance(1)
+    assert ground["mesh_id"] == 0 and first["mesh_id"] == 1
+    np.testing.assert_array_equal(ground["world"], np.eye(4))
+    np.testing.assert_allclose(first["world"][:3, 3], [-1.5, 0.15, -1.5], atol=1e-6)
     scene.update(2.0)  # a quarter turn about +Y
-    np.testing.assert_allclose(scene.native.get_instance(0)["world"][:3, 3], [-1.5, 0.15, 1.5], atol=1e-5)
+    np.testing.assert_allclose(scene.native.get_instance(1)["world"][:3, 3], [-1.5, 0.15, 1.5], atol=1e-5)
 
 
 def test_lights_scene():

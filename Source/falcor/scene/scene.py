@@ -19,6 +19,8 @@ from .animation import INVALID_ID
 from .camera import Camera
 from .envmap import EnvMap
 from .material import IMaterial
+from .mesh_groups import order_meshes_and_instances
+from .pretransform import pretransform_static_meshes
 from .render_settings import SceneRenderSettings
 from .scene_builder import SceneBuilder, SceneBuilderFlags
 from .tangents import generate_tangents
@@ -109,10 +111,13 @@ def _apply_texture_transform(texcoords: np.ndarray, material: IMaterial) -> np.n
     return (texcoords.astype(np.float64) @ inv[:2, :2].T + inv[:2, 3]).astype(np.float32)
 
 
-def _instances(builder: SceneBuilder) -> list:
-    """(mesh_id, node_id) pairs ordered by mesh, then node (each pair once), as Falcor lists them."""
-    pairs = {(mesh_id, node_id) for node_id, node in enumerate(builder._nodes) for mesh_id in node.mesh_ids}
-    return sorted(pairs)
+def _placements(builder: SceneBuilder) -> list:
+    """The sorted unique nodes that place each mesh (Falcor keeps them as a set per mesh)."""
+    placements = [set() for _ in builder._meshes]
+    for node_id, node in enumerate(builder._nodes):
+        for mesh_id in node.mesh_ids:
+            placements[mesh_id].add(node_id)
+    return [sorted(p) for p in placements]
 
 
 def build_scene(builder: SceneBuilder) -> "Scene":
@@ -128,11 +133,10 @@ def build_scene(builder: SceneBuilder) -> "Scene":
         materials, id_map = _merge_duplicate_materials(materials)
     index_of = {id(m): i for i, m in enumerate(builder._materials)}
 
-    pairs = _instances(builder)
-    used = sorted({mesh_id for mesh_id, _ in pairs})
+    placements = _placements(builder)
+    used = [i for i, nodes in enumerate(placements) if nodes]
     if len(used) < len(builder._meshes):
         _warn(f"Scene has {len(builder._meshes) - len(used)} unused meshes that will be removed.")
-    mesh_index = {old: new for new, old in enumerate(used)}
     meshes = []
     for old in used:
         spec = builder._meshes[old]
@@ -140,8 +144,10 @@ def build_scene(builder: SceneBuilder) -> "Scene":
         spec.texcoords = _apply_texture_transform(spec.texcoords, spec.material)
         spec.tangents = generate_tangents(spec.positions, spec.normals, spec.texcoords, spec.triangles)
         meshes.append(spec)
-    instances = [(mesh_index[m], n) for m, n in pairs]
-    geometry = _Geometry(meshes, instances, [n.matrix for n in builder._nodes], [n.parent for n in builder._nodes])
+    moved = pretransform_static_meshes(meshes, [placements[i] for i in used], [n.matrix for n in builder._nodes],
+                                       [n.parent for n in builder._nodes], {a.nodeID for a in builder._animations})
+    order, instances = order_meshes_and_instances(moved.placements, moved.static, flags)
+    geometry = _Geometry([moved.meshes[i] for i in order], instances, moved.matrices, moved.parents)
     return Scene(builder, geometry, materials)
 
 

@@ -153,6 +153,12 @@ vector<T, N> pow(const vector<T, N>& a, const vector<T, N>& b)
 }
 
 template<typename T, int N>
+vector<T, N> abs(const vector<T, N>& a)
+{
+    return map(a, [](T v) { return std::abs(v); });
+}
+
+template<typename T, int N>
 T length(const vector<T, N>& a)
 {
     return std::sqrt(dot(a, a));

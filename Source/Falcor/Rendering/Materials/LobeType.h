@@ -1,0 +1,17 @@
+#pragma once
+#include <cstdint>
+
+namespace falcor
+{
+/// Falcor's LobeType bits: the kinds of scattering a BSDF has.
+enum LobeType : uint32_t
+{
+    kLobeDiffuseReflection = 0x01,
+    kLobeSpecularReflection = 0x02,
+    kLobeDeltaReflection = 0x04,
+    kLobeDiffuseTransmission = 0x10,
+    kLobeSpecularTransmission = 0x20,
+    kLobeDeltaTransmission = 0x40,
+    kLobeAll = 0xff,
+};
+} // namespace falcor
