@@ -106,7 +106,7 @@ def test_srgb_encoding_matches_the_formula():
     dst = falcor.Texture(len(values), 1, RF.RGBA8UnormSrgb)
     falcor.RenderContext().blit(src, dst)
     got = np.asarray(dst)[0, :, 0].astype(np.int64)
-    v = np.nan_to_num(values.astype(np.float64), nan=0.0)
+    v = np.clip(np.nan_to_num(values.astype(np.float64), nan=0.0), 0.0, 1.0)
     srgb = np.clip(np.where(v <= 0.0031308, v * 12.92, 1.055 * np.power(np.clip(v, 0, None), 1 / 2.4) - 0.055), 0, 1)
     expected = np.floor(srgb * 255 + 0.5).astype(np.int64)
     near_tie = np.abs(srgb * 255 + 0.5 - np.round(srgb * 255 + 0.5)) < 1e-4  # float32 vs float64 rounding
