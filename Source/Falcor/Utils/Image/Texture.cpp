@@ -40,46 +40,62 @@ const std::array<float, 256>& srgbLut()
     return lut;
 }
 
-/// Linear -> 8-bit sRGB without pow: code k is chosen for v >= threshold[k], where the thresholds
-/// are the exact float boundaries of round(255 * linearToSrgb(v)), found once by bisection. Gives
-/// the same bytes as the formula, several times faster (tests/core/test_texture.py checks it).
+/// Linear -> 8-bit sRGB without pow, giving the same bytes as round(255 * linearToSrgb(v)).
+/// Floats in [2^-13, 1) are split into buckets by their top 11 mantissa bits; each bucket knows
+/// the code of its first value, and since a bucket is narrower than any code step, the answer is
+/// that code or the next one: one table read and one compare against the exact threshold (the
+/// smallest float of each code, found once by bisection). Below 2^-13 the code is 0.
 class SrgbEncoder
 {
 public:
     SrgbEncoder()
     {
-        auto code = [](float v) { return int(std::clamp(linearToSrgb(v), 0.f, 1.f) * 255.f + 0.5f); };
-        mThreshold[0] = 0.f;
         for (int k = 1; k < 256; ++k)
+            mThreshold[k] = smallestFloatWithCode(k);
+        mThreshold[256] = std::numeric_limits<float>::infinity();
+        for (uint32_t i = 0; i < kBucketCount; ++i)
         {
-            // Smallest float v in [0, 1] with code(v) >= k: bisection on the float bit patterns.
-            uint32_t lo = 0, hi = std::bit_cast<uint32_t>(1.f);
-            while (lo < hi)
-            {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (code(std::bit_cast<float>(mid)) >= k)
-                    hi = mid;
-                else
-                    lo = mid + 1;
-            }
-            mThreshold[k] = std::bit_cast<float>(lo);
+            const float start = std::bit_cast<float>(kFirstBits + (i << kBucketShift));
+            const float last = std::bit_cast<float>(kFirstBits + ((i + 1) << kBucketShift) - 1);
+            mBucketCode[i] = uint8_t(code(start));
+            if (code(last) - code(start) > 1)
+                throwError("sRGB encoder table: a bucket spans more than one code step.");
         }
     }
+
     uint8_t encode(float v) const
     {
-        if (!(v > 0.f)) // NaN and negatives
+        if (!(v >= kFirst)) // NaN, negatives and tiny values
             return 0;
         if (v >= 1.f)
             return 255;
-        // Branchless binary search over the 256 thresholds.
-        int k = 0;
-        for (int step = 128; step > 0; step >>= 1)
-            k += mThreshold[k + step] <= v ? step : 0; // k + step <= 255 always
-        return uint8_t(k);
+        const uint8_t k = mBucketCode[(std::bit_cast<uint32_t>(v) - kFirstBits) >> kBucketShift];
+        return uint8_t(k + (v >= mThreshold[k + 1]));
     }
 
 private:
-    float mThreshold[256];
+    static constexpr float kFirst = 0x1p-13f; // code(v) = 0 below: threshold[1] is ~1.5e-4
+    static constexpr uint32_t kFirstBits = std::bit_cast<uint32_t>(kFirst);
+    static constexpr uint32_t kBucketShift = 12;
+    static constexpr uint32_t kBucketCount = (std::bit_cast<uint32_t>(1.f) - kFirstBits) >> kBucketShift;
+
+    static int code(float v) { return int(std::clamp(linearToSrgb(v), 0.f, 1.f) * 255.f + 0.5f); }
+    static float smallestFloatWithCode(int k)
+    {
+        uint32_t lo = 0, hi = std::bit_cast<uint32_t>(1.f); // bisection over float bit patterns
+        while (lo < hi)
+        {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (code(std::bit_cast<float>(mid)) >= k)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return std::bit_cast<float>(lo);
+    }
+
+    float mThreshold[257];
+    uint8_t mBucketCode[kBucketCount];
 };
 
 const SrgbEncoder& srgbEncoder()
