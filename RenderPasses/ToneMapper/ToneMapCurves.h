@@ -1,10 +1,13 @@
 #pragma once
 #include "Core/Enum.h"
+#include "Utils/Math/Matrix.h"
 #include "Utils/Math/Vector.h"
 
 namespace tonemapping
 {
 using falcor::float3;
+using falcor::float3x3;
+using falcor::float4;
 
 /// Tone-mapping curves, in Falcor's order and with Falcor's names.
 enum class ToneMapperOperator : uint32_t
@@ -34,7 +37,9 @@ class ToneMapCurve
 {
 public:
     ToneMapCurve(ToneMapperOperator op, float whiteMaxLuminance, float whiteScale);
-    float3 apply(const float3& color) const;
+    /// For each pixel: rgb = curve(transform · (rgb · exposure)), saturated if `clamp` (NaN -> 0);
+    /// alpha kept. The operator is chosen once per row so the loop can be inlined and vectorized.
+    void applyToRow(float4* pixels, size_t count, const float3x3& transform, float exposure, bool clamp) const;
 
 private:
     float3 reinhard(const float3& color) const;

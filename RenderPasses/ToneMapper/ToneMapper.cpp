@@ -47,12 +47,6 @@ const float kExposureValueMax = std::log2(kShutterMax * kFNumberMax * kFNumberMa
 const float kExposureKey = 0.042f;
 // Rows per task of the log-luminance reduction; fixed so the sum order never depends on threads.
 const size_t kReductionRows = 16;
-
-/// GPU saturate: NaN becomes 0 (std::clamp would keep it).
-float gpuSaturate(float v)
-{
-    return v > 0.f ? std::min(v, 1.f) : 0.f;
-}
 } // namespace
 
 ToneMapper::ToneMapper(const Properties& props)
@@ -168,13 +162,7 @@ void ToneMapper::execute(RenderContext*, const RenderData& renderData)
         std::vector<float4> row(dims.x());
         // Falcor reads `src` with a point sampler when the sizes differ.
         loadResampledRow(src, y, dims, TextureFilteringMode::Point, row.data());
-        for (float4& pixel : row)
-        {
-            float3 c = curve.apply(mul(transform, pixel.xyz() * exposure));
-            if (mClamp)
-                c = map(c, gpuSaturate);
-            pixel = float4(c.x(), c.y(), c.z(), pixel.w());
-        }
+        curve.applyToRow(row.data(), row.size(), transform, exposure, mClamp);
         dst.storeRow(y, row.data());
     });
 }
