@@ -18,6 +18,7 @@ class Animatable:
     world matrix each frame while `animated` is on."""
 
     def __init__(self):
+        super().__init__()  # cooperative: subclasses may also derive from Versioned
         self._has_animation = False
         self._is_animated = True
         self._node_id = INVALID_ID

@@ -8,14 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..math_types import float3
+from ._values import Versioned, f32 as _f32, vector_property
 from .animation import Animatable
 
 
-def _f32(v) -> float:
-    return float(np.float32(float(v)))
-
-
-class Camera(Animatable):
+class Camera(Animatable, Versioned):
     """Film frame: height is authoritative after setting `frameHeight` (width = height·aspect),
     width after setting `frameWidth` (height = width / aspect); changing the aspect ratio keeps the
     authoritative side. `focalLength` 0 gives an orthographic camera."""
@@ -40,13 +37,9 @@ class Camera(Animatable):
         self._near = _f32(0.1)
         self._far = 1000.0
         self._preserve_height = True
-        self._version = 0
 
     def __repr__(self):
         return f"Camera('{self.name}')"
-
-    def _touch(self):
-        self._version += 1
 
     def _derive_frame(self):
         if self._preserve_height:
@@ -55,32 +48,9 @@ class Camera(Animatable):
             self._frame_height = _f32(np.float32(self._frame_width) / np.float32(self._aspect_ratio))
 
     # ---- placement ----
-    @property
-    def position(self) -> float3:
-        return float3(self._position)
-
-    @position.setter
-    def position(self, value):
-        self._position = float3(value)
-        self._touch()
-
-    @property
-    def target(self) -> float3:
-        return float3(self._target)
-
-    @target.setter
-    def target(self, value):
-        self._target = float3(value)
-        self._touch()
-
-    @property
-    def up(self) -> float3:
-        return float3(self._up)
-
-    @up.setter
-    def up(self, value):
-        self._up = float3(value)
-        self._touch()
+    position = vector_property("_position")
+    target = vector_property("_target")
+    up = vector_property("_up")
 
     # ---- film and lens ----
     @property

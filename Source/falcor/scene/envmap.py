@@ -9,6 +9,7 @@ import numpy as np
 from .. import falcor_ext as _ext
 from ..math_types import float3
 from . import textures
+from ._values import Versioned, f32, vector_property
 
 
 def rotation_xyz(degrees) -> np.ndarray:
@@ -22,11 +23,12 @@ def rotation_xyz(degrees) -> np.ndarray:
     ])
 
 
-class EnvMap:
+class EnvMap(Versioned):
     """`EnvMap(path)` / `EnvMap.createFromFile(path)` load the image (linear, with mips) and raise
     if it can't be loaded. The radiance seen along a direction is texel · intensity · tint."""
 
     def __init__(self, path):
+        super().__init__()
         resolved = textures.resolve(path)
         texture = textures.load_texture(resolved, srgb=False) if resolved is not None else None
         if texture is None:
@@ -36,7 +38,6 @@ class EnvMap:
         self._rotation = float3(0.0)
         self._intensity = 1.0
         self._tint = float3(1.0)
-        self._version = 0
 
     @staticmethod
     def createFromFile(path) -> "EnvMap":
@@ -49,15 +50,7 @@ class EnvMap:
     def path(self):
         return self._path
 
-    @property
-    def rotation(self) -> float3:
-        """Rotation in degrees about X, Y and Z."""
-        return float3(self._rotation)
-
-    @rotation.setter
-    def rotation(self, degrees):
-        self._rotation = float3(degrees)
-        self._version += 1
+    rotation = vector_property("_rotation", "Rotation in degrees about X, Y and Z.")
 
     @property
     def intensity(self) -> float:
@@ -65,17 +58,10 @@ class EnvMap:
 
     @intensity.setter
     def intensity(self, value: float):
-        self._intensity = float(np.float32(float(value)))
-        self._version += 1
+        self._intensity = f32(value)
+        self._touch()
 
-    @property
-    def tint(self) -> float3:
-        return float3(self._tint)
-
-    @tint.setter
-    def tint(self, value):
-        self._tint = float3(value)
-        self._version += 1
+    tint = vector_property("_tint")
 
     def _native_data(self) -> dict:
         return {"texture": self.texture, "transform": rotation_xyz(self._rotation), "intensity": self._intensity,

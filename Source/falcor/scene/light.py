@@ -12,14 +12,11 @@ import numpy as np
 from .. import falcor_ext as _ext
 from ..math_types import float3
 from . import rotation
+from ._values import Versioned, f32 as _f32, vector_property
 from .animation import Animatable
 
 # LightType values of Falcor's LightData.
 POINT, DIRECTIONAL, DISTANT, RECT, DISC, SPHERE = range(6)
-
-
-def _f32(v) -> float:
-    return float(np.float32(float(v)))
 
 
 def _normalized_direction(direction):
@@ -31,7 +28,7 @@ def _normalized_direction(direction):
     return float3(d / length)
 
 
-class Light(Animatable):
+class Light(Animatable, Versioned):
     _LIGHT_TYPE = POINT
 
     def __init__(self, name: str = ""):
@@ -39,13 +36,9 @@ class Light(Animatable):
         self.name = str(name)
         self._active = True
         self._intensity = float3(1, 1, 1)
-        self._version = 0
 
     def __repr__(self):
         return f"{type(self).__name__}('{self.name}')"
-
-    def _touch(self):
-        self._version += 1
 
     @property
     def active(self) -> bool:
@@ -87,14 +80,7 @@ class PointLight(Light):
         self._opening_angle = _f32(math.pi)
         self._penumbra_angle = 0.0
 
-    @property
-    def position(self) -> float3:
-        return float3(self._position)
-
-    @position.setter
-    def position(self, value):
-        self._position = float3(value)
-        self._touch()
+    position = vector_property("_position")
 
     @property
     def direction(self) -> float3:

@@ -13,6 +13,7 @@ import os
 import numpy as np
 
 from .. import falcor_ext as _ext
+from ._values import f32 as _f32
 from ..math_types import float2, float3, float4
 from . import textures
 from ._enum import BoundEnum
@@ -90,10 +91,6 @@ MATERIAL_PARAM_LAYOUTS = {t.name: get_material_param_layout(t) for t in Material
 
 def _half(v) -> float:
     return float(np.float16(float(v)))
-
-
-def _f32(v) -> float:
-    return float(np.float32(float(v)))
 
 
 def _warn(message: str):
