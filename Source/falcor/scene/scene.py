@@ -22,7 +22,7 @@ from .material import IMaterial
 from .mesh_groups import order_meshes_and_instances
 from .pretransform import pretransform_static_meshes
 from .render_settings import SceneRenderSettings
-from .scene_builder import SceneBuilder, SceneBuilderFlags
+from .scene_builder import SceneBuilder, SceneBuilderFlags, SceneLighting
 from .tangents import generate_tangents
 from .update_flags import SceneUpdateFlags
 
@@ -151,7 +151,7 @@ def build_scene(builder: SceneBuilder) -> "Scene":
     return Scene(builder, geometry, materials)
 
 
-class Scene:
+class Scene(SceneLighting):
     def __init__(self, builder: SceneBuilder, geometry: _Geometry, materials: list):
         self._geometry = geometry
         self._materials = list(materials)
@@ -425,24 +425,6 @@ class Scene:
     def hasAnimation(self) -> bool:
         """Extension: whether the scene has any animation."""
         return bool(self._animations)
-
-    @property
-    def renderSettings(self) -> SceneRenderSettings:
-        return self._render_settings
-
-    @renderSettings.setter
-    def renderSettings(self, settings: SceneRenderSettings):
-        self._render_settings = settings._copy()
-
-    @property
-    def envMap(self):
-        return self._env_map
-
-    @envMap.setter
-    def envMap(self, env_map):
-        if env_map is not None and not isinstance(env_map, EnvMap):
-            raise TypeError(f"envMap must be an EnvMap or None, not {type(env_map).__name__}")
-        self._env_map = env_map
 
     def setEnvMap(self, path) -> bool:
         try:

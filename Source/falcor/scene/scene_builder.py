@@ -19,6 +19,33 @@ from .transform import Transform
 from .triangle_mesh import TriangleMesh
 
 
+
+class SceneLighting:
+    """`renderSettings` and `envMap`, which SceneBuilder and Scene both expose: the settings are
+    copied on assignment; the env map must be an EnvMap or None."""
+
+    _render_settings: SceneRenderSettings
+    _env_map: "EnvMap | None"
+
+    @property
+    def renderSettings(self) -> SceneRenderSettings:
+        return self._render_settings
+
+    @renderSettings.setter
+    def renderSettings(self, settings: SceneRenderSettings):
+        self._render_settings = settings._copy()
+
+    @property
+    def envMap(self):
+        return self._env_map
+
+    @envMap.setter
+    def envMap(self, env_map):
+        if env_map is not None and not isinstance(env_map, EnvMap):
+            raise TypeError(f"envMap must be an EnvMap or None, not {type(env_map).__name__}")
+        self._env_map = env_map
+
+
 class SceneBuilderFlags(enum.IntFlag):
     """Scene build flags (values as in Falcor); `|` and `&` combine them."""
 
@@ -80,7 +107,7 @@ def _checked_matrix(name: str, matrix: np.ndarray) -> np.ndarray:
     return matrix
 
 
-class SceneBuilder:
+class SceneBuilder(SceneLighting):
     """The global `sceneBuilder` of pyscenes; `getScene()` (extension) builds the scene once."""
 
     def __init__(self, flags=SceneBuilderFlags.Default, settings=None):
@@ -129,24 +156,6 @@ class SceneBuilder:
     @property
     def animations(self) -> list:
         return list(self._animations)
-
-    @property
-    def renderSettings(self) -> SceneRenderSettings:
-        return self._render_settings
-
-    @renderSettings.setter
-    def renderSettings(self, settings: SceneRenderSettings):
-        self._render_settings = settings._copy()
-
-    @property
-    def envMap(self):
-        return self._env_map
-
-    @envMap.setter
-    def envMap(self, env_map):
-        if env_map is not None and not isinstance(env_map, EnvMap):
-            raise TypeError(f"envMap must be an EnvMap or None, not {type(env_map).__name__}")
-        self._env_map = env_map
 
     @property
     def selectedCamera(self):
