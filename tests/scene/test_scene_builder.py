@@ -118,6 +118,14 @@ def test_import_scene_errors_and_registry(tmp_path):
     b = SceneBuilder()
     with pytest.raises(falcor.ImporterError, match="Can't find scene file"):
         b.importScene(tmp_path / "nope.pyscene")
+    resolver = falcor.AssetResolver.default_resolver
+    saved = resolver.get_search_paths()
+    resolver.add_search_path(str(tmp_path / "media"))
+    try:  # a relative path names every location tried
+        with pytest.raises(falcor.ImporterError, match=r"Tried: .*nope\.pyscene, .*media/nope\.pyscene"):
+            b.importScene("nope.pyscene")
+    finally:
+        resolver.set_search_paths(saved)
     (tmp_path / "x.unknownext").write_text("")
     with pytest.raises(falcor.ImporterError, match="Unknown file extension"):
         b.importScene(tmp_path / "x.unknownext")

@@ -19,7 +19,6 @@ from .transform import Transform
 from .triangle_mesh import TriangleMesh
 
 
-
 class SceneLighting:
     """`renderSettings` and `envMap`, which SceneBuilder and Scene both expose: the settings are
     copied on assignment; the env map must be an EnvMap or None."""
@@ -193,9 +192,11 @@ class SceneBuilder(SceneLighting):
     # ---- import ----
     def importScene(self, path, dict=None):
         """Imports a file through the importer registered for its extension."""
-        resolved = _ext.AssetResolver.default_resolver.resolve_path(os.fspath(path), _ext.AssetCategory.Scene)
+        resolver = _ext.AssetResolver.default_resolver
+        resolved = resolver.resolve_path(os.fspath(path), _ext.AssetCategory.Scene)
         if str(resolved) in ("", "."):
-            raise importers.error(path, f"Can't find scene file '{os.fspath(path)}'.")
+            tried = resolver.describe_search(os.fspath(path), _ext.AssetCategory.Scene)
+            raise importers.error(path, f"Can't find scene file '{os.fspath(path)}'. Tried: {tried}.")
         _ext.Logger.log(_ext.Logger.Level.Info, f"Importing scene: {os.fspath(path)}")
         short_names = {k: v for k, v in (dict or {}).items() if isinstance(k, str) and isinstance(v, str)}
         self.import_paths.append(resolved)

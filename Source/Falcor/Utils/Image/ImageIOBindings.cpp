@@ -21,6 +21,8 @@ void registerImageIOBindings(py::module_& m)
         .def("add_search_path", &AssetResolver::addSearchPath, "path"_a, "priority"_a = AssetResolver::SearchPathPriority::Last,
              "category"_a = AssetResolver::Category::Any)
         .def("get_search_paths", &AssetResolver::getSearchPaths, "category"_a = AssetResolver::Category::Any)
+        .def("describe_search", &AssetResolver::describeSearch, "path"_a, "category"_a = AssetResolver::Category::Any,
+             "The locations `resolve_path` tries for `path`, comma-separated (for error messages).")
         .def("set_search_paths", &AssetResolver::setSearchPaths, "paths"_a, "category"_a = AssetResolver::Category::Any,
              "Replaces the search paths of a category (to restore a saved state).")
         .def_property_readonly_static("default_resolver", [](py::object) { return &AssetResolver::getDefaultResolver(); },
