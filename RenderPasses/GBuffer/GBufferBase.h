@@ -119,6 +119,35 @@ protected:
         });
     }
     static void clearOutputs(std::span<Texture* const> outputs);
+    /// Output channels every ray-traced G-buffer writes for each pixel, hit or miss.
+    struct CommonChannels
+    {
+        size_t viewW, time;
+    };
+    /// One frame of primary rays: with no scene the outputs are cleared (as Falcor does);
+    /// otherwise a ray is traced per pixel and `onHit(pixel, ray, hit, row)` or
+    /// `onMiss(pixel, ray, row)` writes the pass's channels, then viewW and time are written.
+    template<typename OnHit, typename OnMiss>
+    void traceFrame(const RenderData& renderData, std::span<Texture* const> outputs, CommonChannels channels, OnHit&& onHit,
+                    OnMiss&& onMiss)
+    {
+        if (!beginFrame(renderData, outputs))
+            return;
+        if (!mpScene)
+            return clearOutputs(outputs);
+        configureDepthOfField(renderData);
+        forEachPixel(outputs, [&](uint2 pixel, OutputRow& row) {
+            const Ray ray = generateRay(pixel);
+            const TriangleHit hit = tracePrimary(ray);
+            if (hit.isValid())
+                onHit(pixel, ray, hit, row);
+            else
+                onMiss(pixel, ray, row);
+            row.set(channels.viewW, pixel.x(), toFloat4(-ray.dir, 0.f));
+            row.set(channels.time, pixel.x(), uint4(0u)); // per-pixel timing would break determinism
+        });
+        ++mFrameCount;
+    }
     /// Decides whether this frame uses depth of field and tells consumers how many random
     /// dimensions that took.
     void configureDepthOfField(const RenderData& renderData);

@@ -171,25 +171,10 @@ RenderPassReflection GBufferRT::reflect(const CompileData& compileData)
 void GBufferRT::execute(RenderContext*, const RenderData& renderData)
 {
     const std::vector<Texture*> outputs = getOutputs(renderData, kChannels);
-    if (!beginFrame(renderData, outputs))
-        return;
-    if (!mpScene)
-    {
-        clearOutputs(outputs);
-        return;
-    }
-    configureDepthOfField(renderData);
-    forEachPixel(outputs, [&](uint2 pixel, OutputRow& row) {
-        const Ray ray = generateRay(pixel);
-        const TriangleHit hit = tracePrimary(ray);
-        if (hit.isValid())
-            writeHit(pixel, ray, hit, row);
-        else
-            writeMiss(pixel, ray, row);
-        row.set(kViewW, pixel.x(), toFloat4(-ray.dir, 0.f));
-        row.set(kTime, pixel.x(), uint4(0u));
-    });
-    ++mFrameCount;
+    traceFrame(
+        renderData, outputs, {kViewW, kTime},
+        [&](uint2 pixel, const Ray& ray, const TriangleHit& hit, OutputRow& row) { writeHit(pixel, ray, hit, row); },
+        [&](uint2 pixel, const Ray& ray, OutputRow& row) { writeMiss(pixel, ray, row); });
 }
 
 TextureLod GBufferRT::computeTextureLod(const TriangleHit& hit, const Scene::VertexData& v, const float3& rayDir, float4& texGrads) const

@@ -38,25 +38,10 @@ void VBufferRT::execute(RenderContext*, const RenderData& renderData)
     std::vector<Texture*> outputs = getOutputs(renderData, {&kVBufferChannel, 1});
     const std::vector<Texture*> extra = getOutputs(renderData, kExtraChannels);
     outputs.insert(outputs.end(), extra.begin(), extra.end());
-    if (!beginFrame(renderData, outputs))
-        return;
-    if (!mpScene)
-    {
-        clearOutputs(outputs);
-        return;
-    }
-    configureDepthOfField(renderData);
-    forEachPixel(outputs, [&](uint2 pixel, OutputRow& row) {
-        const Ray ray = generateRay(pixel);
-        const TriangleHit hit = tracePrimary(ray);
-        if (hit.isValid())
-            writeHit(pixel, hit, row);
-        else
-            writeMiss(pixel, row);
-        row.set(kViewW, pixel.x(), toFloat4(-ray.dir, 0.f));
-        row.set(kTime, pixel.x(), uint4(0u));
-    });
-    ++mFrameCount;
+    traceFrame(
+        renderData, outputs, {kViewW, kTime},
+        [&](uint2 pixel, const Ray&, const TriangleHit& hit, OutputRow& row) { writeHit(pixel, hit, row); },
+        [&](uint2 pixel, const Ray&, OutputRow& row) { writeMiss(pixel, row); });
 }
 
 void VBufferRT::writeHit(uint2 pixel, const TriangleHit& hit, OutputRow& out) const
