@@ -50,6 +50,26 @@ class ArraySource(falcor.RenderPass):
 
 
 falcor.register_render_pass(ArraySource, "ArraySource", "Test source of numpy images")
+
+
+class FormatCopy(falcor.RenderPass):
+    """Requires input `src` in the `format` property's format and copies it to `dst` (same format)."""
+
+    def __init__(self, props):
+        super().__init__()
+        self.format = getattr(falcor.ResourceFormat, props["format"])
+
+    def reflect(self, compile_data):
+        r = falcor.RenderPassReflection()
+        r.add_input("src", "").format(self.format)
+        r.add_output("dst", "").format(self.format)
+        return r
+
+    def execute(self, render_context, render_data):
+        np.asarray(render_data["dst"])[...] = np.asarray(render_data["src"])
+
+
+falcor.register_render_pass(FormatCopy, "FormatCopy", "Test pass requiring one input format")
 _keys = itertools.count()
 
 

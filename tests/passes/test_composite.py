@@ -83,23 +83,6 @@ def test_signed_integer_output():
     np.testing.assert_array_equal(out[0, :, 0], [-2, -2, 0, 1])
 
 
-class U8Consumer(falcor.RenderPass):
-    """Requires an R8Uint input and copies it to its output."""
-
-    def __init__(self, props):
-        super().__init__()
-
-    def reflect(self, compile_data):
-        r = falcor.RenderPassReflection()
-        r.add_input("src", "").format(falcor.ResourceFormat.R8Uint)
-        r.add_output("dst", "").format(falcor.ResourceFormat.R8Uint)
-        return r
-
-    def execute(self, render_context, render_data):
-        np.asarray(render_data["dst"])[...] = np.asarray(render_data["src"])
-
-
-falcor.register_render_pass(U8Consumer, "U8Consumer", "Test consumer of an R8Uint texture")
 
 
 def test_unknown_output_format_takes_the_consumers_format():
@@ -107,7 +90,7 @@ def test_unknown_output_format_takes_the_consumers_format():
     g = falcor.RenderGraph("u8")
     g.create_pass("Src", "ArraySource", {"key": "composite_u8"})
     g.create_pass("C", "Composite", {"outputFormat": "Unknown", "scaleA": 2.0})
-    g.create_pass("Sink", "U8Consumer", {})
+    g.create_pass("Sink", "FormatCopy", {"format": "R8Uint"})
     g.add_edge("Src.out", "C.A")
     g.add_edge("C.out", "Sink.src")
     g.mark_output("Sink.dst")

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import falcor
-from helpers import ArraySource, read_texture
+from helpers import ArraySource, read_texture  # also registers FormatCopy
 
 
 class Fill(falcor.RenderPass):
@@ -169,52 +169,24 @@ def test_size_conflict_names_fields():
 
 
 def test_format_conflict_error():
-    class FixedIn(falcor.RenderPass):
-        def __init__(self, props):
-            super().__init__()
-
-        def reflect(self, cd):
-            r = falcor.RenderPassReflection()
-            r.add_input("src", "").format(falcor.ResourceFormat.R8Uint)
-            r.add_output("out", "").format(falcor.ResourceFormat.R8Uint)
-            return r
-
-        def execute(self, ctx, rd):
-            pass
-
-    falcor.register_render_pass(FixedIn, "FixedIn", "")
     g = falcor.RenderGraph("g")
     g.create_pass("A", "Fill", {"format": "RGBA32Float"})
-    g.create_pass("B", "FixedIn", {})
+    g.create_pass("B", "FormatCopy", {"format": "R8Uint"})
     g.add_edge("A.out", "B.src")
-    g.mark_output("B.out")
+    g.mark_output("B.dst")
     with pytest.raises(falcor.RuntimeError, match="format is already specified with a mismatching value"):
         g.execute()
 
 
 def test_format_merging_unknown_takes_other_side():
-    class WantsUint(falcor.RenderPass):
-        def __init__(self, props):
-            super().__init__()
-
-        def reflect(self, cd):
-            r = falcor.RenderPassReflection()
-            r.add_input("src", "").format(falcor.ResourceFormat.R32Float)
-            r.add_output("out", "").format(falcor.ResourceFormat.R32Float)
-            return r
-
-        def execute(self, ctx, rd):
-            np.asarray(rd["out"])[...] = np.asarray(rd["src"])
-
-    falcor.register_render_pass(WantsUint, "WantsUint", "")
     g = falcor.RenderGraph("g")
     g.create_pass("A", "BlitPass", {})  # outputFormat Unknown
     ArraySource.images["u"] = np.full((2, 3, 4), 0.5, np.float32)
     g.create_pass("S", "ArraySource", {"key": "u"})
-    g.create_pass("B", "WantsUint", {})
+    g.create_pass("B", "FormatCopy", {"format": "R32Float"})
     g.add_edge("S.out", "A.src")
     g.add_edge("A.dst", "B.src")
-    g.mark_output("B.out")
+    g.mark_output("B.dst")
     g.mark_output("A.dst")
     g.execute()
     assert g.get_output("A.dst").format == falcor.ResourceFormat.R32Float
