@@ -102,7 +102,11 @@ class Device:
             _note_ignored(f"Device type {type}")
         self.type = type
         self.profiler = Profiler()
-        self.render_context = _ext.RenderContext()
+        self.render_context = _DeviceRenderContext()
+
+    @property
+    def limits(self) -> DeviceLimits:
+        return DeviceLimits()
 
     @property
     def info(self):
@@ -116,9 +120,8 @@ class Device:
                        array_size: int = 1, mip_levels: int = 0xFFFFFFFF, bind_flags=ResourceBindFlags.None_):
         if format == _ext.ResourceFormat.Unknown:
             raise _ext.RuntimeError("create_texture: a format is required.")
-        if depth > 1:
-            raise _ext.RuntimeError("create_texture: 3D textures are not supported by the CPU engine yet.")
-        return _ext.Texture(int(width), max(1, int(height)), format, int(array_size), int(mip_levels))
+        # Falcor: 1D, 2D or 3D by which of height/depth are > 0.
+        return _ext.Texture(int(width), max(1, int(height)), format, int(array_size), int(mip_levels), max(1, int(depth)))
 
     def create_buffer(self, size: int, bind_flags=ResourceBindFlags.None_, memory_type=MemoryType.DeviceLocal):
         return Buffer(size, memory_type=memory_type)
@@ -138,6 +141,26 @@ class Device:
 
     def end_frame(self):
         pass
+
+
+class _DeviceRenderContext(_ext.RenderContext):
+    """The device's context: also copies buffers (host memory here)."""
+
+    def copy_resource(self, dst, src):
+        if isinstance(dst, Buffer) or isinstance(src, Buffer):
+            if not (isinstance(dst, Buffer) and isinstance(src, Buffer)) or dst.size != src.size:
+                raise _ext.RuntimeError("copy_resource: source and destination must be buffers of the same size.")
+            dst.from_numpy(np.asarray(src._data))
+            return
+        super().copy_resource(dst, src)
+
+
+class DeviceLimits:
+    """Falcor's device limits. A CPU has no dispatch or sampler-table limits; these report the
+    largest values a D3D12 device guarantees, so scripts that size work by them still run."""
+
+    max_compute_dispatch_thread_groups = (65535, 65535, 65535)
+    max_shader_visible_samplers = 2048
 
 
 class _Info:

@@ -219,3 +219,13 @@ def test_device_textures_and_buffers():
     assert b.to_numpy()[:5].sum() == 10
     raw = d.create_buffer(16)
     assert raw.to_numpy().dtype == np.uint8 and raw.size == 16
+    other = d.create_buffer(16)
+    raw.from_numpy(np.arange(16, dtype=np.uint8))
+    d.render_context.copy_resource(other, raw)
+    np.testing.assert_array_equal(other.to_numpy(), np.arange(16))
+    t3 = d.create_texture(8, 4, 2, RF.RG16Float, mip_levels=1)  # 3D
+    data = np.arange(8 * 4 * 2 * 2, dtype=np.float16).reshape(2, 4, 8, 2)
+    t3.from_numpy(data)
+    assert t3.to_numpy().shape == (2, 4, 8, 2) and t3.depth == 2
+    np.testing.assert_array_equal(t3.to_numpy(), data)
+    assert d.limits.max_shader_visible_samplers > 0

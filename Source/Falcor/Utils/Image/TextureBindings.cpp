@@ -235,10 +235,12 @@ void registerTextureBindings(py::module_& m)
     py::classh<Texture> texture(m, "Texture", py::buffer_protocol(),
                                 "A texture in CPU memory. `np.asarray(tex)` is a zero-copy (H, W, C) view of mip 0; "
                                 "`to_numpy()` copies with Falcor's shapes; `torch.from_dlpack(tex)` shares memory.");
-    texture.def(py::init([](uint32_t width, uint32_t height, ResourceFormat format, uint32_t arraySize, uint32_t mipLevels) {
-                    return Texture::create(width, height, format, arraySize, mipLevels);
+    texture.def(py::init([](uint32_t width, uint32_t height, ResourceFormat format, uint32_t arraySize, uint32_t mipLevels, uint32_t depth) {
+                    return Texture::create(width, height, format, arraySize, mipLevels, depth,
+                                           depth > 1 ? Texture::Type::Texture3D : Texture::Type::Texture2D);
                 }),
-                "width"_a, "height"_a, "format"_a = ResourceFormat::RGBA32Float, "array_size"_a = 1, "mip_levels"_a = 1);
+                "width"_a, "height"_a, "format"_a = ResourceFormat::RGBA32Float, "array_size"_a = 1, "mip_levels"_a = 1,
+                "depth"_a = 1);
     texture.def_property_readonly("format", &Texture::getFormat);
     texture.def_property_readonly("width", [](const Texture& t) { return t.getWidth(); });
     texture.def_property_readonly("height", [](const Texture& t) { return t.getHeight(); });
