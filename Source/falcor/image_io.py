@@ -105,7 +105,8 @@ def write_exr(path: str | os.PathLike, pixels: np.ndarray, half: bool = True) ->
     import OpenEXR
 
     dtype = np.float16 if half else np.float32
-    pixels = np.ascontiguousarray(pixels, dtype=dtype)
+    with np.errstate(over="ignore"):  # beyond the half range becomes inf, as in Falcor's files
+        pixels = np.ascontiguousarray(pixels, dtype=dtype)
     name = "RGBA" if pixels.shape[2] == 4 else "RGB"
     header = {"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.scanlineimage}  # as Falcor's captures
 
