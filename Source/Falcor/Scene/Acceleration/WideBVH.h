@@ -17,23 +17,14 @@ inline uint32_t leafPayload(uint32_t ref) { return ref & ~kLeafBit; }
 /// Width of the BVH nodes: children tested at once by one ray.
 constexpr int kNodeWidth = 8;
 
-/// The children's boxes, quantized to 8 bits per plane on a per-node grid so a node fits in two
-/// cache lines instead of four (traversal waits on memory far more than it computes). Plane
-/// `row` (x lower, x upper, y lower, y upper, z lower, z upper) of child i lies at
-/// `decodePlane(origin[row / 2], scale[row / 2], q[row][i])`; the codes are rounded outward
-/// against that exact float expression, so each decoded box contains the child's true box and
-/// culling stays conservative. Slots not in `usedLanes` are empty.
+/// The children's boxes as SIMD rows (x lower, x upper, y lower, y upper, z lower, z upper), so
+/// one ray tests all of them at once. Empty slots have lower = +inf and upper = -inf, which no
+/// ray overlaps. Four cache lines.
 struct alignas(64) WideNode
 {
-    float origin[3], scale[3];
-    uint8_t q[6][kNodeWidth];
+    float bounds[6][kNodeWidth];
     uint32_t child[kNodeWidth];
-    uint8_t usedLanes;
 };
-static_assert(sizeof(WideNode) == 128);
-
-/// The float plane of a code; traversal kernels evaluate the same IEEE operations lane-wise.
-inline float decodePlane(float origin, float scale, uint8_t code) { return origin + float(code) * scale; }
 
 /// kNodeWidth-wide BVH; `root` may itself be a leaf reference (or kEmptyRef for no primitives).
 struct WideBVH
