@@ -342,3 +342,21 @@ def test_persistent_outputs_are_not_shared():
         g.execute()
         results.append(read_texture(g.get_output(previous))[..., 0].copy())
     assert all(np.all(r == 3.5) for r in results), [float(r[0, 0]) for r in results]
+
+
+def test_python_pass_reflect_must_return_a_reflection():
+    class BadReflect(falcor.RenderPass):
+        def __init__(self, props):
+            super().__init__()
+
+        def reflect(self, cd):
+            return 42
+
+        def execute(self, ctx, rd):
+            pass
+
+    falcor.register_render_pass(BadReflect, "BadReflect", "")
+    g = falcor.RenderGraph("g")
+    g.create_pass("B", "BadReflect", {})
+    with pytest.raises(falcor.RuntimeError, match="'B' \\(BadReflect\\): reflect\\(\\) must return a RenderPassReflection, not 'int'"):
+        g.mark_output("B.out")

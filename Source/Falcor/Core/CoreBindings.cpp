@@ -54,10 +54,10 @@ PropertyValue toPropertyValue(const py::handle& obj, const std::string& key)
     if (py::isinstance(obj, py::module_::import("os").attr("PathLike")))
         return PropertyValue(py::str(py::module_::import("os").attr("fspath")(obj)).cast<std::string>());
     // float2..4, int2..4, uint2..4 convert to arrays; bool and half vectors do not (as in Falcor).
-    if (py::hasattr(obj.get_type(), "_to_property"))
+    if (py::hasattr(py::type::handle_of(obj), "_to_property"))
         return toPropertyValue(obj.attr("_to_property")(), key);
     throwError("Property '", key, "': pythonToJson not implemented for this type of object: ",
-               std::string(py::str(obj.get_type().attr("__name__"))), ".");
+               std::string(py::str(py::type::handle_of(obj).attr("__name__"))), ".");
 }
 
 Properties toProperties(const py::handle& dict)
@@ -65,7 +65,7 @@ Properties toProperties(const py::handle& dict)
     if (dict.is_none())
         return {};
     if (!py::isinstance<py::dict>(dict))
-        throwError("Pass properties must be a dict, not '", std::string(py::str(dict.get_type().attr("__name__"))), "'.");
+        throwError("Pass properties must be a dict, not '", std::string(py::str(py::type::handle_of(dict).attr("__name__"))), "'.");
     PropertyValue::Object o;
     for (auto [k, v] : dict.cast<py::dict>())
     {

@@ -87,7 +87,11 @@ std::shared_ptr<RenderPass> PluginRegistry::createRenderPass(const std::string& 
     }
     catch (const RuntimeError& e)
     {
-        throwError(type, ": ", e.what());
+        // Name the type once, whether or not the pass's message already starts with it.
+        const std::string message = e.what();
+        if (message.rfind(type + ":", 0) == 0)
+            throw;
+        throwError(type, ": ", message);
     }
 }
 

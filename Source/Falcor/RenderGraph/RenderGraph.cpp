@@ -535,7 +535,8 @@ void RenderGraph::compile(RenderContext* pRenderContext)
             }
             if (!connected && !isOutput(key) && (f.isOptional() || !f.isOutput()))
                 continue; // Unconnected optional field: bound to nothing.
-            auto& r = resources.try_emplace(groups.find(key), Compiled::Resource{resolved.at(groups.find(key))}).first->second;
+            auto& r = resources.try_emplace(groups.find(key), Compiled::Resource{resolved.at(groups.find(key)), kForever, 0, nullptr})
+                          .first->second;
             r.firstUse = std::min(r.firstUse, i);
             r.lastUse = std::max(r.lastUse, isOutput(key) || f.isPersistent() ? kForever : i);
         }

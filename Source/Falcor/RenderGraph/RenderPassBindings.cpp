@@ -18,7 +18,13 @@ public:
     RenderPassReflection reflect(const CompileData& compileData) override
     {
         py::gil_scoped_acquire gil;
-        PYBIND11_OVERRIDE_PURE(RenderPassReflection, RenderPass, reflect, compileData);
+        py::function override = py::get_override(static_cast<const RenderPass*>(this), "reflect");
+        FALCOR_CHECK(override, "Render pass '", getName(), "' (", getType(), ") does not implement reflect().");
+        py::object result = override(compileData);
+        if (!py::isinstance<RenderPassReflection>(result))
+            throwError("Render pass '", getName(), "' (", getType(), "): reflect() must return a RenderPassReflection, not '",
+                       std::string(py::str(py::type::handle_of(result).attr("__name__"))), "'.");
+        return result.cast<RenderPassReflection>();
     }
     void compile(RenderContext* pRenderContext, const CompileData& compileData) override
     {
@@ -62,7 +68,7 @@ public:
         if (mType.empty())
         {
             py::gil_scoped_acquire gil;
-            mType = py::str(py::cast(static_cast<const RenderPass*>(this)).get_type().attr("__name__"));
+            mType = py::str(py::type::handle_of(py::cast(static_cast<const RenderPass*>(this))).attr("__name__"));
         }
         return mType;
     }
