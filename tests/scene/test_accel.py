@@ -417,3 +417,54 @@ def test_kernels_bit_identical_across_instruction_sets(scene):
     for key in h1:
         np.testing.assert_array_equal(h1[key], h2[key])
     np.testing.assert_array_equal(a1, a2)
+
+
+def cornell_like():
+    """Quads and cubes placed like the Cornell box: the boxes' bottom faces lie in the floor
+    plane, so floor and box hits tie up to rounding."""
+    quad = np.array([[-0.5, 0, -0.5], [0.5, 0, -0.5], [-0.5, 0, 0.5], [0.5, 0, 0.5]], np.float32)
+    quad_tris = np.array([[2, 1, 0], [1, 2, 3]], np.uint32)
+    c = np.array([[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)], np.float32)
+    cube_tris = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+                          [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]], np.uint32)
+
+    def trs(t, s, ry=0.0, rx=0.0, rz=0.0):
+        cx, sx, cy, sy, cz, sz = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry), np.cos(rz), np.sin(rz)
+        r = (np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]]) @ np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
+             @ np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]]))
+        m = np.eye(4)
+        m[:3, :3] = r * np.asarray(s, float)
+        m[:3, 3] = t
+        return m.astype(np.float32)
+
+    wall = (0.55, 1.0, 0.56)
+    instances = [(0, trs((0, 0, 0), wall), False), (0, trs((0, 0.55, 0), wall, rx=np.pi), False),
+                 (0, trs((0, 0.275, -0.275), wall, rx=np.pi / 2), False),
+                 (0, trs((-0.275, 0.275, 0), wall, rz=-np.pi / 2), False), (0, trs((0.275, 0.275, 0), wall, rz=np.pi / 2), False),
+                 (1, trs((-0.093, 0.165, -0.071), (0.165, 0.33, 0.165), ry=-1.27), False),
+                 (1, trs((0.09, 0.0825, 0.111), (0.165, 0.165, 0.165), ry=-0.29), False)]
+    return [(quad, quad_tris, True), (c, cube_tris, True)], instances
+
+
+def test_top_level_culling_never_hides_a_closer_instance():
+    """The full scene's answer equals the best of each instance traced alone (same object-space
+    arithmetic, no top-level culling), bit for bit, including near-coplanar floor/box ties."""
+    meshes, instances = cornell_like()
+    accel = build(meshes, instances)
+    lo, hi = np.array(accel.bounds[0]), np.array(accel.bounds[1])
+    rng = np.random.default_rng(5)
+    origins = rng.uniform(lo, hi, (60000, 3)).astype(np.float32)
+    origins[:, 1] = rng.uniform(0.0, 0.01, len(origins))  # just above the floor: small t, many ties
+    dirs = rng.normal(size=(len(origins), 3)).astype(np.float32)
+    full = accel.closest_hit(origins, dirs)
+
+    best_t = np.full(len(origins), np.inf, np.float32)
+    best_id = np.full(len(origins), 0xFFFFFFFF, np.uint32)
+    for i, inst in enumerate(instances):
+        alone = build(meshes, [inst]).closest_hit(origins, dirs)
+        hit = alone["instance_id"] != 0xFFFFFFFF
+        better = hit & ((alone["t"] < best_t) | ((alone["t"] == best_t) & (i < best_id)))
+        best_t = np.where(better, alone["t"], best_t)
+        best_id = np.where(better, np.uint32(i), best_id)
+    np.testing.assert_array_equal(full["t"], best_t)
+    np.testing.assert_array_equal(full["instance_id"], best_id)

@@ -135,6 +135,7 @@ struct SceneAccel::Impl
     AccelStats stats;
     size_t blasMemoryBytes = 0;
     AABB bounds;
+    float sceneMagnitude = 0.f; ///< Largest |coordinate| of the world bounds (see topLevelSlack).
 
     static Mesh buildMesh(const MeshGeometry& g, bool parallel)
     {
@@ -193,6 +194,10 @@ struct SceneAccel::Impl
             boxes[i] = inst.worldBounds;
             bounds.include(inst.worldBounds);
         }
+        sceneMagnitude = 0.f;
+        if (bounds.valid())
+            for (int a = 0; a < 3; ++a)
+                sceneMagnitude = std::max({sceneMagnitude, std::abs(bounds.minPoint[a]), std::abs(bounds.maxPoint[a])});
         // Instances without a valid box (empty meshes, singular transforms) stay out of the tree.
         BinaryBVH binary = buildBinaryBVH(boxes, {1, true});
         tlas = collapseToWide(binary, [&](const BinaryNode& leaf) { return kLeafBit | binary.primOrder[leaf.first]; });
@@ -248,6 +253,15 @@ struct SceneAccel::Impl
         bool intersect(uint32_t instanceID) const { return impl.traceInstance(instanceID, ray, cull, alphaTest, anyHit, best); }
     };
 
+    /// Absolute t slack of top-level culling: hits in different instances are found in their own
+    /// object spaces, with rounding of a few ulps of the coordinates involved (ray origin, scene
+    /// extent), so two candidates' t can differ by that much more than a relative slack allows.
+    float topLevelSlack(const Ray& ray) const
+    {
+        const float magnitude = std::max({std::abs(ray.origin.x()), std::abs(ray.origin.y()), std::abs(ray.origin.z())}) + sceneMagnitude;
+        return 1e-6f * magnitude / std::max(length(ray.dir), std::numeric_limits<float>::min());
+    }
+
     TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit) const
     {
         TriangleHit best;
@@ -258,7 +272,7 @@ struct SceneAccel::Impl
         if (isLeafRef(tlas.root) && tlas.root != kEmptyRef) // One instance: no top-level box to test.
             leaves.intersect(leafPayload(tlas.root));
         else
-            sse2::traverse(tlas, sse2::makeBoxRay(ray.origin, ray.dir), ray.tMin, best.t, leaves);
+            sse2::traverse(tlas, sse2::makeBoxRay(ray.origin, ray.dir), ray.tMin, best.t, leaves, topLevelSlack(ray));
         if (!best.isValid())
             best.t = std::numeric_limits<float>::infinity();
         return best;

@@ -50,6 +50,7 @@ struct vfloat8
 inline vfloat8 splatNode(float s) { return {_mm256_set1_ps(s)}; }
 inline vfloat8 loadNode(const float* p) { return {_mm256_load_ps(p)}; } ///< p 32-byte aligned
 inline void store(vfloat8 a, float* p) { _mm256_store_ps(p, a.v); }
+inline vfloat8 operator+(vfloat8 a, vfloat8 b) { return {_mm256_add_ps(a.v, b.v)}; }
 inline vfloat8 operator-(vfloat8 a, vfloat8 b) { return {_mm256_sub_ps(a.v, b.v)}; }
 inline vfloat8 operator*(vfloat8 a, vfloat8 b) { return {_mm256_mul_ps(a.v, b.v)}; }
 inline vfloat8 min(vfloat8 a, vfloat8 b) { return {_mm256_min_ps(a.v, b.v)}; }

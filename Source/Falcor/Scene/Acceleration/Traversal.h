@@ -35,9 +35,9 @@ inline BoxRay makeBoxRay(const float3& o, const float3& d)
 /// rule prefers. Culling a little less costs next to nothing.
 constexpr float kBoxSlack = 1.000001f;
 
-/// Lanes of `node` whose box the ray overlaps within [tMin, tMax] (widened by kBoxSlack);
-/// `tNear` gets the entry distances.
-inline int intersectNode(const WideNode& node, const BoxRay& r, vnode tMin, vnode tMax, float* tNear)
+/// Lanes of `node` whose box the ray overlaps within [tMin, tMax] (widened by kBoxSlack and by
+/// the absolute `tSlack`); `tNear` gets the entry distances.
+inline int intersectNode(const WideNode& node, const BoxRay& r, vnode tMin, vnode tMax, vnode tSlack, float* tNear)
 {
     int hits = 0;
     for (int lane = 0; lane < kNodeWidth; lane += kNodeLanes)
@@ -46,7 +46,7 @@ inline int intersectNode(const WideNode& node, const BoxRay& r, vnode tMin, vnod
         vnode nearT = max(max(slab(r.nearRow[0], 0), slab(r.nearRow[1], 1)), max(slab(r.nearRow[2], 2), tMin));
         vnode farT = min(min(slab(r.farRow[0], 0), slab(r.farRow[1], 1)), min(slab(r.farRow[2], 2), tMax));
         store(nearT, tNear + lane);
-        hits |= lessEqualMask(nearT, farT * splatNode(kBoxSlack)) << lane;
+        hits |= lessEqualMask(nearT, farT * splatNode(kBoxSlack) + tSlack) << lane;
     }
     return hits;
 }
@@ -94,15 +94,17 @@ uint32_t pushOrdered(const WideBVH& bvh, const WideNode& node, int mask, const f
 /// Front-to-back traversal of a wide BVH. `leaves.intersect(payload)` handles a leaf and
 /// returns true to stop (any-hit); `leaves.prefetch(payload)` announces one. `tMax` is read
 /// before every node and stack pop, so a closest-hit search that shortens it prunes what lies
-/// behind. Returns true when a leaf stopped the traversal.
+/// behind. Returns true when a leaf stopped the traversal. `tSlack` widens box culling by an
+/// absolute distance: the top level needs it because `tMax` there comes from triangle tests in
+/// other instances' object spaces, whose rounding scales with coordinates rather than with t.
 template<typename Leaves>
-bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tMax, const Leaves& leaves)
+bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tMax, const Leaves& leaves, float tSlack = 0.f)
 {
     if (bvh.root == kEmptyRef)
         return false;
     StackEntry stack[kTraversalStackSize];
     int sp = 0;
-    vnode vtMin = splatNode(tMin);
+    vnode vtMin = splatNode(tMin), vtSlack = splatNode(tSlack);
     uint32_t ref = bvh.root;
     while (true)
     {
@@ -110,7 +112,7 @@ bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tM
         {
             const WideNode& node = bvh.nodes[ref];
             alignas(32) float tNear[kNodeWidth];
-            int mask = intersectNode(node, ray, vtMin, splatNode(tMax), tNear);
+            int mask = intersectNode(node, ray, vtMin, splatNode(tMax), vtSlack, tNear);
             if (mask != 0)
             {
                 if ((mask & (mask - 1)) == 0)
@@ -128,7 +130,7 @@ bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tM
             if (sp == 0)
                 return false;
             --sp;
-        } while (stack[sp].tNear > tMax * kBoxSlack);
+        } while (stack[sp].tNear > tMax * kBoxSlack + tSlack);
         ref = stack[sp].ref;
     }
 }
