@@ -272,7 +272,7 @@ struct SceneAccel::Impl
         if (isLeafRef(tlas.root) && tlas.root != kEmptyRef) // One instance: no top-level box to test.
             leaves.intersect(leafPayload(tlas.root));
         else
-            sse2::traverse(tlas, sse2::makeBoxRay(ray.origin, ray.dir), ray.tMin, best.t, leaves, topLevelSlack(ray));
+            sse2::traverse<true>(tlas, sse2::makeBoxRay(ray.origin, ray.dir), ray.tMin, best.t, leaves, topLevelSlack(ray));
         if (!best.isValid())
             best.t = std::numeric_limits<float>::infinity();
         return best;

@@ -37,6 +37,7 @@ constexpr float kBoxSlack = 1.000001f;
 
 /// Lanes of `node` whose box the ray overlaps within [tMin, tMax] (widened by kBoxSlack and by
 /// the absolute `tSlack`); `tNear` gets the entry distances.
+template<bool kAbsoluteSlack>
 inline int intersectNode(const WideNode& node, const BoxRay& r, vnode tMin, vnode tMax, vnode tSlack, float* tNear)
 {
     int hits = 0;
@@ -46,7 +47,10 @@ inline int intersectNode(const WideNode& node, const BoxRay& r, vnode tMin, vnod
         vnode nearT = max(max(slab(r.nearRow[0], 0), slab(r.nearRow[1], 1)), max(slab(r.nearRow[2], 2), tMin));
         vnode farT = min(min(slab(r.farRow[0], 0), slab(r.farRow[1], 1)), min(slab(r.farRow[2], 2), tMax));
         store(nearT, tNear + lane);
-        hits |= lessEqualMask(nearT, farT * splatNode(kBoxSlack) + tSlack) << lane;
+        vnode limit = farT * splatNode(kBoxSlack);
+        if constexpr (kAbsoluteSlack)
+            limit = limit + tSlack;
+        hits |= lessEqualMask(nearT, limit) << lane;
     }
     return hits;
 }
@@ -97,7 +101,7 @@ uint32_t pushOrdered(const WideBVH& bvh, const WideNode& node, int mask, const f
 /// behind. Returns true when a leaf stopped the traversal. `tSlack` widens box culling by an
 /// absolute distance: the top level needs it because `tMax` there comes from triangle tests in
 /// other instances' object spaces, whose rounding scales with coordinates rather than with t.
-template<typename Leaves>
+template<bool kAbsoluteSlack = false, typename Leaves>
 bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tMax, const Leaves& leaves, float tSlack = 0.f)
 {
     if (bvh.root == kEmptyRef)
@@ -112,7 +116,7 @@ bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tM
         {
             const WideNode& node = bvh.nodes[ref];
             alignas(32) float tNear[kNodeWidth];
-            int mask = intersectNode(node, ray, vtMin, splatNode(tMax), vtSlack, tNear);
+            int mask = intersectNode<kAbsoluteSlack>(node, ray, vtMin, splatNode(tMax), vtSlack, tNear);
             if (mask != 0)
             {
                 if ((mask & (mask - 1)) == 0)
@@ -130,7 +134,7 @@ bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tM
             if (sp == 0)
                 return false;
             --sp;
-        } while (stack[sp].tNear > tMax * kBoxSlack + tSlack);
+        } while (stack[sp].tNear > tMax * kBoxSlack + (kAbsoluteSlack ? tSlack : 0.f));
         ref = stack[sp].ref;
     }
 }
