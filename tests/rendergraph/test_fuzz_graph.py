@@ -125,7 +125,6 @@ class GraphEdits(RuleBasedStateMachine):
         a, b = data.draw(st.sampled_from(self.pass_names())), data.draw(st.sampled_from(self.pass_names()))
         self.attempt(self.graph.add_edge, a, b)
 
-    @precondition(lambda self: self.passes)
     @rule(data=st.data(), unmark=st.booleans())
     def mark_output(self, data, unmark):
         outputs = list(self.graph.get_available_outputs())
@@ -156,14 +155,26 @@ class GraphEdits(RuleBasedStateMachine):
         for _ in range(frames):
             self.attempt(self.graph.execute)
 
-    @rule(size=st.sampled_from(SIZES[:4]))
-    def execute_while_resizing(self, size):
-        """Execute on a second thread while this one resizes and executes."""
+    @rule(edit=st.sampled_from(["resize", "remove_pass", "add_pass", "mark_output", "compile"]),
+          size=st.sampled_from(SIZES[:4]), data=st.data())
+    def execute_on_two_threads(self, edit, size, data):
+        """Execute on a second thread while this one edits the graph, then executes too."""
         worker = threading.Thread(target=lambda: self.attempt(self.graph.execute))
         worker.start()
-        self.attempt(self.graph.resize, *size)
-        self.attempt(self.graph.execute)
-        worker.join()
+        try:
+            if edit == "resize":
+                self.attempt(self.graph.resize, *size)
+            elif edit == "remove_pass" and self.passes:
+                self.remove_pass(data)
+            elif edit == "add_pass":
+                self.add_pass(data.draw(st.sampled_from(sorted(PASS_TYPES))), 0, data)
+            elif edit == "mark_output":
+                self.mark_output(data, unmark=data.draw(st.booleans()))
+            else:
+                self.attempt(self.graph.compile)
+            self.attempt(self.graph.execute)
+        finally:
+            worker.join()
 
     @invariant()
     def outputs_are_readable_when_compiled(self):
