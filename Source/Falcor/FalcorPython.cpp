@@ -21,6 +21,9 @@ PYBIND11_MODULE(falcor_ext, m)
 
     static py::exception<RuntimeError> runtimeError(m, "RuntimeError", PyExc_RuntimeError);
     static py::exception<ImporterError> importerError(m, "ImporterError", runtimeError.ptr());
+    static py::handle outOfMemoryError = PyErr_NewException(
+        "falcor_ext.OutOfMemoryError", py::make_tuple(runtimeError, py::handle(PyExc_MemoryError)).release().ptr(), nullptr);
+    m.add_object("OutOfMemoryError", outOfMemoryError);
     py::exception<std::logic_error>(m, "AssertionError", PyExc_AssertionError);
     py::register_exception_translator([](std::exception_ptr p) {
         try
@@ -31,6 +34,10 @@ PYBIND11_MODULE(falcor_ext, m)
         catch (const ImporterError& e)
         {
             py::set_error(importerError, e.what());
+        }
+        catch (const OutOfMemoryError& e)
+        {
+            py::set_error(outOfMemoryError, e.what());
         }
         catch (const RuntimeError& e)
         {

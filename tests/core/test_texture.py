@@ -101,11 +101,12 @@ def test_srgb_encoding_matches_the_formula():
     rng = np.random.default_rng(3)
     values = np.concatenate([rng.random(200_000, dtype=np.float32), np.linspace(0, 1, 4097, dtype=np.float32),
                              np.array([-1, 0, 1e-9, 0.0031308, 1, 2, np.inf, np.nan], np.float32)])
-    src = falcor.Texture(len(values), 1, RF.R32Float)
-    np.asarray(src)[...] = values
-    dst = falcor.Texture(len(values), 1, RF.RGBA8UnormSrgb)
+    values = np.resize(values, (len(values) + 4095) // 4096 * 4096)  # rows of 4096 (textures are at most 16384 wide)
+    src = falcor.Texture(4096, len(values) // 4096, RF.R32Float)
+    np.asarray(src)[...] = values.reshape(-1, 4096)
+    dst = falcor.Texture(4096, len(values) // 4096, RF.RGBA8UnormSrgb)
     falcor.RenderContext().blit(src, dst)
-    got = np.asarray(dst)[0, :, 0].astype(np.int64)
+    got = np.asarray(dst)[..., 0].reshape(-1).astype(np.int64)
     v = np.clip(np.nan_to_num(values.astype(np.float64), nan=0.0), 0.0, 1.0)
     srgb = np.clip(np.where(v <= 0.0031308, v * 12.92, 1.055 * np.power(np.clip(v, 0, None), 1 / 2.4) - 0.055), 0, 1)
     expected = np.floor(srgb * 255 + 0.5).astype(np.int64)

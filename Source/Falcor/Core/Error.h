@@ -30,6 +30,15 @@ public:
     using RuntimeError::RuntimeError;
 };
 
+/// A refused or failed allocation (a texture over the size limit or the memory budget, or the
+/// system out of memory); surfaces in Python as `falcor.OutOfMemoryError`, which is both a
+/// `falcor.RuntimeError` and a `MemoryError`.
+class FALCOR_API OutOfMemoryError : public RuntimeError
+{
+public:
+    using RuntimeError::RuntimeError;
+};
+
 template<typename... Args>
 [[noreturn]] void throwError(Args&&... args)
 {

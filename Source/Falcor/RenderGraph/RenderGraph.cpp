@@ -4,6 +4,9 @@
 #include "RenderGraph/RenderPassStandardFlags.h"
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <unistd.h>
 #include <map>
 #include <queue>
 #include <set>
@@ -42,6 +45,22 @@ TextureDesc describe(const Texture& t)
     return {t.getWidth(), t.getHeight(), t.getFormat(), t.getArraySize(), t.getMipCount()};
 }
 
+/// Bytes a texture of this description holds (as Texture::create would make it).
+size_t sizeInBytes(const TextureDesc& desc)
+{
+    auto [width, height, format, arraySize, mipLevels] = desc;
+    uint32_t maxMips = 1 + uint32_t(std::floor(std::log2(double(std::max(width, height)))));
+    size_t texels = 0;
+    for (uint32_t mip = 0; mip < std::min(mipLevels, maxMips); ++mip)
+        texels += size_t(std::max(1u, width >> mip)) * std::max(1u, height >> mip);
+    return texels * arraySize * getFormatBytesPerTexel(format);
+}
+
+std::string mebibytes(size_t bytes)
+{
+    return concat((bytes + (1 << 20) - 1) >> 20, " MiB");
+}
+
 /// Union-find over "Pass.field" keys: fields joined by data edges share one resource.
 class FieldGroups
 {
@@ -76,6 +95,9 @@ struct RenderGraph::Compiled
         RenderPassReflection::Field desc; ///< Merged over all fields of the group, defaults applied.
         uint32_t firstUse = kForever, lastUse = 0;
         std::shared_ptr<Texture> texture;
+        /// For persistent and internal fields ("Pass.field"): the texture is kept under this key
+        /// and given back to the same field by the next compilation (if its description holds).
+        std::string keepKey;
     };
     struct PassInstance
     {
@@ -83,11 +105,13 @@ struct RenderGraph::Compiled
         std::shared_ptr<RenderPass> pass;
         RenderPassReflection reflection;
         RenderPass::CompileData compileData;
-        std::map<std::string, Texture*> bindings;
+        RenderData::Resources bindings;
     };
     std::vector<PassInstance> passes;
     std::map<std::string, Resource> resources; ///< By group representative key.
     std::map<std::string, std::shared_ptr<Texture>> outputs;
+    std::map<std::string, std::shared_ptr<Texture>> keptTextures; ///< By Resource::keepKey.
+    CompileReport report;
 };
 
 RenderGraph::RenderGraph(std::string name) : mName(std::move(name)) {}
@@ -118,8 +142,21 @@ RenderPassReflection RenderGraph::reflectPass(const Node& node) const
 
 // ---- Editing ---------------------------------------------------------------------------------
 
+std::string RenderGraph::getName() const
+{
+    auto scope = mAccess.read();
+    return mName;
+}
+
+void RenderGraph::setName(std::string name)
+{
+    auto scope = modify("rename");
+    mName = std::move(name);
+}
+
 std::shared_ptr<RenderPass> RenderGraph::createPass(const std::string& passName, const std::string& passType, const Properties& props)
 {
+    auto scope = modify("add a pass to");
     FALCOR_CHECK(findNode(passName) < 0, "Pass name '", passName, "' already exists.");
     std::shared_ptr<RenderPass> pass;
     try
@@ -130,11 +167,17 @@ std::shared_ptr<RenderPass> RenderGraph::createPass(const std::string& passName,
     {
         throwError("Can't create pass '", passName, "': ", e.what());
     }
-    addPass(pass, passName);
+    addPassLocked(pass, passName);
     return pass;
 }
 
 uint32_t RenderGraph::addPass(const std::shared_ptr<RenderPass>& pass, const std::string& passName)
+{
+    auto scope = modify("add a pass to");
+    return addPassLocked(pass, passName);
+}
+
+uint32_t RenderGraph::addPassLocked(const std::shared_ptr<RenderPass>& pass, const std::string& passName)
 {
     FALCOR_CHECK(pass, "Can't add pass '", passName, "': the pass is None.");
     FALCOR_CHECK(!passName.empty(), "Can't add a pass with an empty name.");
@@ -150,6 +193,7 @@ uint32_t RenderGraph::addPass(const std::shared_ptr<RenderPass>& pass, const std
 
 void RenderGraph::removePass(const std::string& passName)
 {
+    auto scope = modify("remove a pass from");
     int i = findNode(passName);
     FALCOR_CHECK(i >= 0, "Can't remove pass '", passName, "': no such pass in graph '", mName, "'.");
     mNodes.erase(mNodes.begin() + i);
@@ -160,6 +204,7 @@ void RenderGraph::removePass(const std::string& passName)
 
 void RenderGraph::updatePass(const std::string& passName, const Properties& props)
 {
+    auto scope = modify("update a pass of");
     int i = findNode(passName);
     FALCOR_CHECK(i >= 0, "Can't update pass '", passName, "': no such pass in graph '", mName, "'.");
     std::shared_ptr<RenderPass> pass;
@@ -199,6 +244,7 @@ bool RenderGraph::dependsOn(const std::string& pass, const std::string& ancestor
 
 uint32_t RenderGraph::addEdge(const std::string& src, const std::string& dst)
 {
+    auto scope = modify("add an edge to");
     auto [srcPass, srcField] = splitFieldName(src);
     auto [dstPass, dstField] = splitFieldName(dst);
     const Node& srcNode = getNode(srcPass);
@@ -231,6 +277,7 @@ uint32_t RenderGraph::addEdge(const std::string& src, const std::string& dst)
 
 void RenderGraph::removeEdge(const std::string& src, const std::string& dst)
 {
+    auto scope = modify("remove an edge from");
     auto [srcPass, srcField] = splitFieldName(src);
     auto [dstPass, dstField] = splitFieldName(dst);
     getNode(srcPass);
@@ -243,13 +290,18 @@ void RenderGraph::removeEdge(const std::string& src, const std::string& dst)
 
 void RenderGraph::markOutput(const std::string& name, TextureChannelFlags mask)
 {
+    auto scope = modify("mark an output of");
     FALCOR_CHECK(mask != TextureChannelFlags::None, "Can't mark output '", name, "' with an empty channel mask.");
-    if (name == "*")
-    {
-        for (const auto& output : getAvailableOutputs())
-            markOutput(output, mask);
-        return;
-    }
+    if (name != "*")
+        return markOutputLocked(name, mask);
+    for (const auto& n : mNodes)
+        for (const auto& f : reflectPass(n).getFields())
+            if (f.isOutput())
+                markOutputLocked(fieldKey(n.name, f.getName()), mask);
+}
+
+void RenderGraph::markOutputLocked(const std::string& name, TextureChannelFlags mask)
+{
     auto [passName, field] = splitFieldName(name);
     const Node& node = getNode(passName);
     RenderPassReflection r = reflectPass(node);
@@ -271,6 +323,7 @@ void RenderGraph::markOutput(const std::string& name, TextureChannelFlags mask)
 
 void RenderGraph::unmarkOutput(const std::string& name)
 {
+    auto scope = modify("unmark an output of");
     auto [passName, field] = splitFieldName(name);
     if (std::erase_if(mOutputs, [&](const Output& o) { return o.pass == passName && o.field == field; }))
         invalidate();
@@ -278,10 +331,33 @@ void RenderGraph::unmarkOutput(const std::string& name)
 
 // ---- Queries ---------------------------------------------------------------------------------
 
-std::shared_ptr<RenderPass> RenderGraph::getPass(const std::string& passName) const { return getNode(passName).pass; }
+std::shared_ptr<RenderPass> RenderGraph::getPass(const std::string& passName) const
+{
+    auto scope = mAccess.read();
+    return getNode(passName).pass;
+}
+
+bool RenderGraph::hasPass(const std::string& passName) const
+{
+    auto scope = mAccess.read();
+    return findNode(passName) >= 0;
+}
+
+std::vector<RenderGraph::Edge> RenderGraph::getEdges() const
+{
+    auto scope = mAccess.read();
+    return mEdges;
+}
+
+std::vector<RenderGraph::Output> RenderGraph::getOutputs() const
+{
+    auto scope = mAccess.read();
+    return mOutputs;
+}
 
 std::vector<std::shared_ptr<RenderPass>> RenderGraph::getPasses() const
 {
+    auto scope = mAccess.read();
     std::vector<std::shared_ptr<RenderPass>> v;
     for (const auto& n : mNodes)
         v.push_back(n.pass);
@@ -290,11 +366,13 @@ std::vector<std::shared_ptr<RenderPass>> RenderGraph::getPasses() const
 
 bool RenderGraph::isOutput(const std::string& name) const
 {
+    auto scope = mAccess.read();
     return std::any_of(mOutputs.begin(), mOutputs.end(), [&](const Output& o) { return o.name() == name; });
 }
 
 std::vector<std::string> RenderGraph::getAvailableOutputs() const
 {
+    auto scope = mAccess.read();
     std::vector<std::string> v;
     for (const auto& n : mNodes)
     {
@@ -308,8 +386,9 @@ std::vector<std::string> RenderGraph::getAvailableOutputs() const
 
 std::shared_ptr<Texture> RenderGraph::getOutput(const std::string& name) const
 {
+    auto scope = mAccess.read();
     FALCOR_CHECK(isOutput(name), "Can't fetch the output '", name, "': it is not marked as an output of graph '", mName, "'.");
-    FALCOR_CHECK(isCompiled() && mpCompiled, "Can't fetch the output '", name, "'. The graph wasn't successfuly compiled yet.");
+    FALCOR_CHECK(!needsRecompile() && mpCompiled, "Can't fetch the output '", name, "'. The graph wasn't successfuly compiled yet.");
     auto it = mpCompiled->outputs.find(name);
     FALCOR_CHECK(it != mpCompiled->outputs.end() && it->second, "Output '", name, "' has no resource.");
     return it->second;
@@ -319,7 +398,8 @@ std::shared_ptr<Texture> RenderGraph::getOutput(const std::string& name) const
 
 void RenderGraph::onResize(uint2 dims, ResourceFormat format)
 {
-    FALCOR_CHECK(dims.x() > 0 && dims.y() > 0, "Invalid frame size ", dims.x(), "x", dims.y(), ".");
+    auto scope = modify("resize");
+    Texture::checkSize(dims.x(), dims.y(), 1, 1, Texture::Type::Texture2D, concat("Can't resize render graph '", mName, "'"));
     if (dims == mDefaultDims && format == mDefaultFormat)
         return;
     mDefaultDims = dims;
@@ -327,8 +407,58 @@ void RenderGraph::onResize(uint2 dims, ResourceFormat format)
     invalidate();
 }
 
+uint2 RenderGraph::getDefaultDims() const
+{
+    auto scope = mAccess.read();
+    return mDefaultDims;
+}
+
+ResourceFormat RenderGraph::getDefaultFormat() const
+{
+    auto scope = mAccess.read();
+    return mDefaultFormat;
+}
+
+std::shared_ptr<Scene> RenderGraph::getScene() const
+{
+    auto scope = mAccess.read();
+    return mpScene;
+}
+
+bool RenderGraph::isCompiled() const
+{
+    auto scope = mAccess.read();
+    return !needsRecompile();
+}
+
+RenderGraph::CompileReport RenderGraph::getCompileReport() const
+{
+    auto scope = mAccess.read();
+    return mpCompiled ? mpCompiled->report : CompileReport{};
+}
+
+std::vector<std::pair<std::string, double>> RenderGraph::getPassTimes() const
+{
+    auto scope = mAccess.read();
+    return mPassTimes;
+}
+
+size_t RenderGraph::getMemoryBudget()
+{
+    if (const char* megabytes = std::getenv("FALCOR_MEMORY_BUDGET_MB"))
+    {
+        char* end = nullptr;
+        unsigned long long value = std::strtoull(megabytes, &end, 10);
+        FALCOR_CHECK(end != megabytes && *end == '\0' && value > 0, "FALCOR_MEMORY_BUDGET_MB must be a positive number of MiB, not '",
+                     megabytes, "'.");
+        return size_t(value) << 20;
+    }
+    return size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGE_SIZE)) / 2;
+}
+
 void RenderGraph::setScene(const std::shared_ptr<Scene>& pScene)
 {
+    auto scope = modify("set the scene of");
     mpScene = pScene;
     for (auto& n : mNodes)
         n.pass->setScene(nullptr, pScene);
@@ -337,6 +467,7 @@ void RenderGraph::setScene(const std::shared_ptr<Scene>& pScene)
 
 void RenderGraph::onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags sceneUpdates)
 {
+    auto scope = modify("update the scene of");
     for (auto& n : mNodes)
         n.pass->onSceneUpdates(pRenderContext, sceneUpdates);
 }
@@ -398,8 +529,18 @@ std::vector<size_t> executionOrder(const std::vector<std::string>& names, const 
 
 void RenderGraph::compile(RenderContext* pRenderContext)
 {
-    if (isCompiled())
+    auto scope = modify("compile");
+    compileLocked(pRenderContext);
+}
+
+/// Builds the new compilation aside and commits it only when every step succeeded: a failure
+/// (in any pass, of any exception type) leaves the graph uncompiled and the previous
+/// compilation's textures untouched.
+void RenderGraph::compileLocked(RenderContext* pRenderContext)
+{
+    if (!needsRecompile())
         return;
+    mCompiled = false;
     for (auto& n : mNodes)
         n.pass->clearRecompileRequest();
     FALCOR_CHECK(!mOutputs.empty(), "Render graph '", mName, "' has no outputs. Mark at least one output with markOutput().");
@@ -530,7 +671,7 @@ void RenderGraph::compile(RenderContext* pRenderContext)
                             f.getArraySize(), f.getMipCount());
                 if (d.getFormat() == ResourceFormat::Unknown)
                     d.format(mDefaultFormat);
-                resources[key] = {d, i, kForever, nullptr};
+                resources[key] = {d, i, kForever, nullptr, key};
                 continue;
             }
             if (!connected && !isOutput(key) && (f.isOptional() || !f.isOutput()))
@@ -539,44 +680,12 @@ void RenderGraph::compile(RenderContext* pRenderContext)
                           .first->second;
             r.firstUse = std::min(r.firstUse, i);
             r.lastUse = std::max(r.lastUse, isOutput(key) || f.isPersistent() ? kForever : i);
+            if (f.isPersistent())
+                r.keepKey = key;
         }
     }
 
-    // Allocation: reuse a texture of identical description once its previous resource is dead.
-    // Textures of the previous compilation seed the pool, so recompiles rarely allocate.
-    std::multimap<TextureDesc, std::shared_ptr<Texture>> pool;
-    if (mpCompiled)
-        for (auto& [_, r] : mpCompiled->resources)
-            if (r.texture)
-                pool.emplace(describe(*r.texture), std::move(r.texture));
-    std::set<Texture*> distinct;
-    mReport = {};
-    for (uint32_t i = 0; i < compiled->passes.size(); ++i)
-    {
-        for (auto& [key, r] : resources)
-        {
-            if (r.firstUse != i)
-                continue;
-            auto it = pool.find(describe(r.desc));
-            if (it != pool.end())
-            {
-                r.texture = it->second;
-                pool.erase(it);
-            }
-            else
-                r.texture = Texture::create(r.desc.getWidth(), r.desc.getHeight(), r.desc.getFormat(), r.desc.getArraySize(),
-                                            r.desc.getMipCount());
-            r.texture->setName(key);
-            mReport.unsharedBytes += r.texture->getSizeInBytes();
-            ++mReport.resourceCount;
-            if (distinct.insert(r.texture.get()).second)
-                mReport.allocatedBytes += r.texture->getSizeInBytes();
-        }
-        for (auto& [key, r] : resources)
-            if (r.lastUse == i)
-                pool.emplace(describe(*r.texture), r.texture);
-    }
-    mReport.textureCount = distinct.size();
+    allocateResources(*compiled);
 
     // Bind resources to fields.
     for (auto& inst : compiled->passes)
@@ -586,18 +695,133 @@ void RenderGraph::compile(RenderContext* pRenderContext)
             std::string key = fieldKey(inst.name, f.getName());
             auto it = resources.find(f.isInternal() ? key : groups.find(key));
             if (it != resources.end())
-                inst.bindings[f.getName()] = it->second.texture.get();
+                inst.bindings[f.getName()] = it->second.texture;
         }
-        mReport.executionOrder.push_back(inst.name);
+        compiled->report.executionOrder.push_back(inst.name);
     }
     for (const auto& o : mOutputs)
         compiled->outputs[o.name()] = resources.at(groups.find(o.name())).texture;
 
+    compilePasses(pRenderContext, *compiled);
     mpCompiled = std::move(compiled);
     mCompiled = true;
+}
 
-    // Let passes see their final resources.
-    for (auto& inst : mpCompiled->passes)
+/// Gives every resource a texture. Lifetime-based reuse: a texture serves the next resource of
+/// identical description once its previous resource is dead. The previous compilation's shared
+/// textures seed the pool (so recompiles rarely allocate); its persistent and internal textures
+/// go back to the fields that own them. Sizes and the memory budget are checked before anything
+/// is allocated.
+void RenderGraph::allocateResources(Compiled& compiled)
+{
+    struct Slot
+    {
+        TextureDesc desc;
+        std::shared_ptr<Texture> texture; ///< Null until allocated.
+        bool used = false;
+    };
+    std::vector<Slot> slots;
+    std::multimap<TextureDesc, size_t> freeSlots;
+    if (mpCompiled)
+    {
+        std::set<Texture*> seen;
+        for (const auto& [_, r] : mpCompiled->resources)
+            if (r.texture && r.keepKey.empty() && seen.insert(r.texture.get()).second)
+            {
+                freeSlots.emplace(describe(*r.texture), slots.size());
+                slots.push_back({describe(*r.texture), r.texture});
+            }
+    }
+    auto keptTexture = [&](const std::string& keepKey, const TextureDesc& desc) -> std::shared_ptr<Texture>
+    {
+        if (!mpCompiled || keepKey.empty())
+            return nullptr;
+        auto it = mpCompiled->keptTextures.find(keepKey);
+        return it != mpCompiled->keptTextures.end() && describe(*it->second) == desc ? it->second : nullptr;
+    };
+    std::map<std::string, size_t> slotOf; // resource key -> slot
+    for (uint32_t i = 0; i < compiled.passes.size(); ++i)
+    {
+        for (auto& [key, r] : compiled.resources)
+        {
+            if (r.firstUse != i)
+                continue;
+            const TextureDesc desc = describe(r.desc);
+            Texture::checkSize(r.desc.getWidth(), r.desc.getHeight(), 1, r.desc.getArraySize(), Texture::Type::Texture2D,
+                               concat("Render graph '", mName, "', resource '", key, "'"));
+            auto reusable = freeSlots.find(desc);
+            if (auto kept = keptTexture(r.keepKey, desc))
+                slotOf[key] = slots.size(), slots.push_back({desc, kept});
+            else if (r.keepKey.empty() && reusable != freeSlots.end())
+                slotOf[key] = reusable->second, freeSlots.erase(reusable);
+            else
+                slotOf[key] = slots.size(), slots.push_back({desc, nullptr});
+            slots[slotOf[key]].used = true;
+        }
+        for (auto& [key, r] : compiled.resources)
+            if (r.lastUse == i)
+                freeSlots.emplace(describe(r.desc), slotOf.at(key));
+    }
+
+    CompileReport& report = compiled.report;
+    for (const auto& slot : slots)
+        if (slot.used)
+            report.allocatedBytes += sizeInBytes(slot.desc), ++report.textureCount;
+    for (const auto& [key, r] : compiled.resources)
+        report.unsharedBytes += sizeInBytes(describe(r.desc)), ++report.resourceCount;
+    checkMemoryBudget(compiled, report.allocatedBytes);
+
+    for (auto& [key, r] : compiled.resources)
+    {
+        Slot& slot = slots[slotOf.at(key)];
+        if (!slot.texture)
+        {
+            try
+            {
+                slot.texture = Texture::create(r.desc.getWidth(), r.desc.getHeight(), r.desc.getFormat(), r.desc.getArraySize(),
+                                               r.desc.getMipCount());
+            }
+            catch (const OutOfMemoryError& e)
+            {
+                throw OutOfMemoryError(concat("Render graph '", mName, "', resource '", key, "': ", e.what()));
+            }
+            catch (const RuntimeError& e)
+            {
+                throwError("Render graph '", mName, "', resource '", key, "': ", e.what());
+            }
+        }
+        r.texture = slot.texture;
+        r.texture->setName(key);
+        if (!r.keepKey.empty())
+            compiled.keptTextures[r.keepKey] = r.texture;
+    }
+}
+
+/// Refuses a compilation whose textures would exceed the memory budget, naming the largest.
+void RenderGraph::checkMemoryBudget(const Compiled& compiled, size_t bytes) const
+{
+    const size_t budget = getMemoryBudget();
+    if (bytes <= budget)
+        return;
+    std::vector<std::pair<size_t, std::string>> largest;
+    for (const auto& [key, r] : compiled.resources)
+        largest.emplace_back(sizeInBytes(describe(r.desc)), key);
+    std::sort(largest.rbegin(), largest.rend());
+    std::string names;
+    for (size_t i = 0; i < std::min<size_t>(3, largest.size()); ++i)
+    {
+        const auto& desc = compiled.resources.at(largest[i].second).desc;
+        names += concat(i ? ", " : "", "'", largest[i].second, "' ", desc.getWidth(), "x", desc.getHeight(), " ", to_string(desc.getFormat()),
+                        " (", mebibytes(largest[i].first), ")");
+    }
+    throw OutOfMemoryError(concat("Render graph '", mName, "' needs ", mebibytes(bytes), " of textures, more than its budget of ",
+                                  mebibytes(budget), " (FALCOR_MEMORY_BUDGET_MB). Largest: ", names, "."));
+}
+
+/// Calls each pass's compile() with its final resources.
+void RenderGraph::compilePasses(RenderContext* pRenderContext, Compiled& compiled)
+{
+    for (auto& inst : compiled.passes)
     {
         inst.compileData.connectedResources = RenderPassReflection();
         for (const auto& [field, tex] : inst.bindings)
@@ -614,7 +838,6 @@ void RenderGraph::compile(RenderContext* pRenderContext)
         }
         catch (const RuntimeError& e)
         {
-            mCompiled = false;
             throwError("Pass '", inst.name, "' (", inst.pass->getType(), ") failed to compile: ", e.what());
         }
     }
@@ -622,12 +845,13 @@ void RenderGraph::compile(RenderContext* pRenderContext)
 
 void RenderGraph::execute(RenderContext* pRenderContext)
 {
-    compile(pRenderContext);
-    mDictionary.set(kRenderPassRefreshFlags, uint32_t(RenderPassRefreshFlags::None));
+    auto scope = modify("execute");
+    compileLocked(pRenderContext);
+    mpDictionary->set(kRenderPassRefreshFlags, uint32_t(RenderPassRefreshFlags::None));
     mPassTimes.clear();
     for (auto& inst : mpCompiled->passes)
     {
-        RenderData renderData(inst.bindings, mDictionary, mDefaultDims, mDefaultFormat);
+        RenderData renderData(inst.bindings, mpDictionary, mDefaultDims, mDefaultFormat);
         auto start = std::chrono::steady_clock::now();
         try
         {

@@ -1,4 +1,5 @@
 #pragma once
+#include "Core/SerialAccess.h"
 #include "RenderGraph/RenderPass.h"
 #include <memory>
 #include <string>
@@ -10,6 +11,12 @@ namespace falcor
 /// and marked outputs. Editing only records intent; `compile()` validates, orders, resolves sizes
 /// and formats across edges and allocates resources with lifetime-based reuse. `execute()`
 /// compiles when anything changed and runs the passes that reach a marked output.
+///
+/// A graph may be used from several threads: its calls are serialized. A pass must not change
+/// the graph that is executing it (that raises). A compile that fails leaves the graph
+/// uncompiled (and its previous resources untouched), so `execute()` raises again until the
+/// cause is fixed. Textures are limited to `Texture::kMaxDimension` and a compile that would
+/// allocate more than `getMemoryBudget()` bytes raises, naming the largest resources.
 class FALCOR_API RenderGraph
 {
 public:
@@ -37,8 +44,8 @@ public:
     explicit RenderGraph(std::string name = "");
     ~RenderGraph();
 
-    const std::string& getName() const { return mName; }
-    void setName(std::string name) { mName = std::move(name); }
+    std::string getName() const;
+    void setName(std::string name);
 
     // ---- Editing -----------------------------------------------------------------------
     std::shared_ptr<RenderPass> createPass(const std::string& passName, const std::string& passType, const Properties& props);
@@ -53,10 +60,10 @@ public:
 
     // ---- Queries -----------------------------------------------------------------------
     std::shared_ptr<RenderPass> getPass(const std::string& passName) const;
-    bool hasPass(const std::string& passName) const { return findNode(passName) >= 0; }
+    bool hasPass(const std::string& passName) const;
     std::vector<std::shared_ptr<RenderPass>> getPasses() const;
-    const std::vector<Edge>& getEdges() const { return mEdges; }
-    const std::vector<Output>& getOutputs() const { return mOutputs; }
+    std::vector<Edge> getEdges() const;
+    std::vector<Output> getOutputs() const;
     bool isOutput(const std::string& name) const;
     /// Every output field of every pass ("Pass.field"), in pass order.
     std::vector<std::string> getAvailableOutputs() const;
@@ -66,21 +73,25 @@ public:
     // ---- Compilation and execution ------------------------------------------------------
     /// Sets the default texture size and format (the frame buffer's); triggers a recompile.
     void onResize(uint2 dims, ResourceFormat format);
-    uint2 getDefaultDims() const { return mDefaultDims; }
-    ResourceFormat getDefaultFormat() const { return mDefaultFormat; }
+    uint2 getDefaultDims() const;
+    ResourceFormat getDefaultFormat() const;
     void setScene(const std::shared_ptr<Scene>& pScene);
     /// Tells every pass what changed in the scene (Falcor's RenderGraph::onSceneUpdates); the
     /// application calls it before `execute` when the scene changed since the graph last ran.
     void onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags sceneUpdates);
-    const std::shared_ptr<Scene>& getScene() const { return mpScene; }
+    std::shared_ptr<Scene> getScene() const;
 
-    bool isCompiled() const { return !needsRecompile(); }
+    bool isCompiled() const;
     void compile(RenderContext* pRenderContext);
     void execute(RenderContext* pRenderContext);
-    const CompileReport& getCompileReport() const { return mReport; }
+    CompileReport getCompileReport() const;
     /// CPU milliseconds of each executed pass in the last execution, in execution order.
-    const std::vector<std::pair<std::string, double>>& getPassTimes() const { return mPassTimes; }
-    InternalDictionary& getPassesDictionary() { return mDictionary; }
+    std::vector<std::pair<std::string, double>> getPassTimes() const;
+    InternalDictionary& getPassesDictionary() { return *mpDictionary; }
+
+    /// Bytes of textures one graph may allocate: `FALCOR_MEMORY_BUDGET_MB` if set, else half of
+    /// the machine's physical memory.
+    static size_t getMemoryBudget();
 
     /// The graph as a Python script (`def render_graph_<name>(): ...`), as Falcor's exporter writes it.
     std::string toScript() const;
@@ -99,6 +110,13 @@ private:
     bool dependsOn(const std::string& pass, const std::string& ancestor) const;
     bool needsRecompile() const;
     void invalidate() { mCompiled = false; }
+    uint32_t addPassLocked(const std::shared_ptr<RenderPass>& pass, const std::string& passName);
+    void markOutputLocked(const std::string& name, TextureChannelFlags mask);
+    void compileLocked(RenderContext* pRenderContext);
+    void allocateResources(Compiled& compiled);
+    void checkMemoryBudget(const Compiled& compiled, size_t bytes) const;
+    void compilePasses(RenderContext* pRenderContext, Compiled& compiled);
+    SerialAccess::Scope modify(const char* operation) const { return mAccess.modify("render graph '" + mName + "'", operation); }
 
     std::string mName;
     std::vector<Node> mNodes;
@@ -107,11 +125,11 @@ private:
     std::shared_ptr<Scene> mpScene;
     uint2 mDefaultDims{1920, 1080};
     ResourceFormat mDefaultFormat = ResourceFormat::BGRA8UnormSrgb;
-    InternalDictionary mDictionary;
+    std::shared_ptr<InternalDictionary> mpDictionary = std::make_shared<InternalDictionary>();
+    SerialAccess mAccess;
 
     bool mCompiled = false;
     std::unique_ptr<Compiled> mpCompiled;
-    CompileReport mReport;
     std::vector<std::pair<std::string, double>> mPassTimes;
 };
 

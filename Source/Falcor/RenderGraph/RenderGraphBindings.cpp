@@ -13,6 +13,17 @@ RenderContext& defaultContext()
     return context;
 }
 
+/// Graph calls run without the GIL: they may wait for another thread's execution of the graph,
+/// which needs the GIL to run its Python passes.
+using WithoutGil = py::call_guard<py::gil_scoped_release>;
+
+template<typename F>
+auto withoutGil(F&& f)
+{
+    py::gil_scoped_release release;
+    return f();
+}
+
 /// Binds a method under Falcor's camelCase name and its snake_case name.
 template<typename Class, typename F, typename... Extra>
 void defBoth(Class& cls, const char* camel, const char* snake, F&& f, const Extra&... extra)
@@ -31,70 +42,75 @@ void registerRenderGraphBindings(py::module_& m)
 
     py::classh<RenderGraph> graph(m, "RenderGraph");
     graph.def(py::init<std::string>(), "name"_a = "");
-    graph.def_property("name", &RenderGraph::getName, &RenderGraph::setName);
+    graph.def_property("name", [](const RenderGraph& g) { return withoutGil([&] { return g.getName(); }); },
+                       [](RenderGraph& g, std::string name) { withoutGil([&] { g.setName(std::move(name)); return 0; }); });
 
     auto createPass = [](RenderGraph& g, const std::string& passName, const std::string& passType, const py::object& dict) {
-        return g.createPass(passName, passType, toProperties(dict));
+        Properties props = toProperties(dict);
+        return withoutGil([&] { return g.createPass(passName, passType, props); });
     };
     graph.def("createPass", createPass, "passName"_a, "passType"_a, "dict"_a = py::dict());
     graph.def("create_pass", createPass, "pass_name"_a, "pass_type"_a, "dict"_a = py::dict());
-    graph.def("addPass", &RenderGraph::addPass, "pass_"_a, "name"_a);
-    defBoth(graph, "removePass", "remove_pass", &RenderGraph::removePass, "name"_a);
-    defBoth(graph, "updatePass", "update_pass",
-            [](RenderGraph& g, const std::string& name, const py::object& dict) { g.updatePass(name, toProperties(dict)); }, "name"_a,
-            "dict"_a);
-    defBoth(graph, "addEdge", "add_edge", &RenderGraph::addEdge, "src"_a, "dst"_a);
-    defBoth(graph, "removeEdge", "remove_edge", &RenderGraph::removeEdge, "src"_a, "dst"_a);
-    defBoth(graph, "markOutput", "mark_output", &RenderGraph::markOutput, "name"_a, "mask"_a = TextureChannelFlags::RGB);
-    defBoth(graph, "unmarkOutput", "unmark_output", &RenderGraph::unmarkOutput, "name"_a);
-    defBoth(graph, "getPass", "get_pass", &RenderGraph::getPass, "name"_a);
-    graph.def("__getitem__", &RenderGraph::getPass, "name"_a);
-    graph.def("__contains__", &RenderGraph::hasPass, "name"_a);
-    defBoth(graph, "getOutput", "get_output", &RenderGraph::getOutput, "name"_a);
-    graph.def("print", [](const RenderGraph& g) { py::print(g.toScript()); });
-    graph.def("to_script", &RenderGraph::toScript, "The graph as a Python script (what print() shows).");
+    graph.def("addPass", &RenderGraph::addPass, "pass_"_a, "name"_a, WithoutGil());
+    defBoth(graph, "removePass", "remove_pass", &RenderGraph::removePass, "name"_a, WithoutGil());
+    defBoth(graph, "updatePass", "update_pass", [](RenderGraph& g, const std::string& name, const py::object& dict) {
+        Properties props = toProperties(dict);
+        withoutGil([&] { g.updatePass(name, props); return 0; });
+    }, "name"_a, "dict"_a);
+    defBoth(graph, "addEdge", "add_edge", &RenderGraph::addEdge, "src"_a, "dst"_a, WithoutGil());
+    defBoth(graph, "removeEdge", "remove_edge", &RenderGraph::removeEdge, "src"_a, "dst"_a, WithoutGil());
+    defBoth(graph, "markOutput", "mark_output", &RenderGraph::markOutput, "name"_a, "mask"_a = TextureChannelFlags::RGB, WithoutGil());
+    defBoth(graph, "unmarkOutput", "unmark_output", &RenderGraph::unmarkOutput, "name"_a, WithoutGil());
+    defBoth(graph, "getPass", "get_pass", &RenderGraph::getPass, "name"_a, WithoutGil());
+    graph.def("__getitem__", &RenderGraph::getPass, "name"_a, WithoutGil());
+    graph.def("__contains__", &RenderGraph::hasPass, "name"_a, WithoutGil());
+    defBoth(graph, "getOutput", "get_output", &RenderGraph::getOutput, "name"_a, WithoutGil());
+    graph.def("print", [](const RenderGraph& g) { py::print(withoutGil([&] { return g.toScript(); })); });
+    graph.def("to_script", &RenderGraph::toScript, WithoutGil(), "The graph as a Python script (what print() shows).");
 
     // Extensions: what a user of a CPU engine needs to drive a graph without Mogwai.
-    graph.def_property_readonly("passes", &RenderGraph::getPasses);
+    graph.def_property_readonly("passes", [](const RenderGraph& g) { return withoutGil([&] { return g.getPasses(); }); });
     graph.def_property_readonly("outputs", [](const RenderGraph& g) {
         py::list l;
-        for (const auto& o : g.getOutputs())
+        for (const auto& o : withoutGil([&] { return g.getOutputs(); }))
             l.append(py::make_tuple(o.name(), o.masks));
         return l;
     }, "Marked outputs in marking order: (name, [masks]).");
     graph.def_property_readonly("edges", [](const RenderGraph& g) {
         py::list l;
-        for (const auto& e : g.getEdges())
+        for (const auto& e : withoutGil([&] { return g.getEdges(); }))
             l.append(py::make_tuple(e.isDataEdge() ? e.srcPass + "." + e.srcField : e.srcPass,
                                     e.isDataEdge() ? e.dstPass + "." + e.dstField : e.dstPass));
         return l;
     });
-    graph.def("get_available_outputs", &RenderGraph::getAvailableOutputs);
+    graph.def("get_available_outputs", &RenderGraph::getAvailableOutputs, WithoutGil());
     // Falcor's graphs get their scene from Mogwai/Testbed; these let scripts do it themselves.
     // Accepts a falcor.Scene (its native snapshot is used), a NativeScene, or None.
     graph.def("set_scene", [](RenderGraph& g, const py::object& scene) {
         py::object native = py::hasattr(scene, "native") ? scene.attr("native") : scene;
-        g.setScene(native.is_none() ? nullptr : native.cast<std::shared_ptr<Scene>>());
+        auto pScene = native.is_none() ? nullptr : native.cast<std::shared_ptr<Scene>>();
+        withoutGil([&] { g.setScene(pScene); return 0; });
     }, "scene"_a);
-    graph.def_property_readonly("scene", &RenderGraph::getScene, "The NativeScene the passes see (None without a scene).");
+    graph.def_property_readonly("scene", [](const RenderGraph& g) { return withoutGil([&] { return g.getScene(); }); },
+                                "The NativeScene the passes see (None without a scene).");
     graph.def("on_scene_updates", [](RenderGraph& g, uint32_t flags) {
         g.onSceneUpdates(&defaultContext(), SceneUpdateFlags(flags));
-    }, "flags"_a, "Tells the passes what changed in the scene (SceneUpdateFlags bits) before the next execute.");
+    }, "flags"_a, WithoutGil(), "Tells the passes what changed in the scene (SceneUpdateFlags bits) before the next execute.");
     graph.def("resize", [](RenderGraph& g, uint32_t w, uint32_t h, ResourceFormat f) { g.onResize({w, h}, f); }, "width"_a, "height"_a,
-              "format"_a = ResourceFormat::BGRA8UnormSrgb, "Sets the default texture size and format (the frame buffer's).");
-    graph.def_property_readonly("default_size", [](const RenderGraph& g) { return py::make_tuple(g.getDefaultDims().x(), g.getDefaultDims().y()); });
-    graph.def_property_readonly("default_format", &RenderGraph::getDefaultFormat);
-    graph.def_property_readonly("is_compiled", &RenderGraph::isCompiled);
-    graph.def("compile", [](RenderGraph& g) {
-        py::gil_scoped_release release;
-        g.compile(&defaultContext());
+              "format"_a = ResourceFormat::BGRA8UnormSrgb, WithoutGil(), "Sets the default texture size and format (the frame buffer's).");
+    graph.def_property_readonly("default_size", [](const RenderGraph& g) {
+        uint2 dims = withoutGil([&] { return g.getDefaultDims(); });
+        return py::make_tuple(dims.x(), dims.y());
     });
-    graph.def("execute", [](RenderGraph& g) {
-        py::gil_scoped_release release;
-        g.execute(&defaultContext());
-    }, "Compiles if anything changed, then runs every pass that reaches a marked output.");
+    graph.def_property_readonly("default_format", [](const RenderGraph& g) { return withoutGil([&] { return g.getDefaultFormat(); }); });
+    graph.def_property_readonly("is_compiled", [](const RenderGraph& g) { return withoutGil([&] { return g.isCompiled(); }); });
+    graph.def("compile", [](RenderGraph& g) { g.compile(&defaultContext()); }, WithoutGil());
+    graph.def("execute", [](RenderGraph& g) { g.execute(&defaultContext()); }, WithoutGil(),
+              "Compiles if anything changed, then runs every pass that reaches a marked output.");
+    graph.def_property_readonly("memory_budget", [](const RenderGraph&) { return RenderGraph::getMemoryBudget(); },
+                                "Bytes of textures a compilation may allocate (FALCOR_MEMORY_BUDGET_MB, default: half the physical memory).");
     graph.def_property_readonly("compile_report", [](const RenderGraph& g) {
-        const auto& r = g.getCompileReport();
+        const auto r = withoutGil([&] { return g.getCompileReport(); });
         py::dict d;
         d["execution_order"] = r.executionOrder;
         d["allocated_bytes"] = r.allocatedBytes;
@@ -103,7 +119,8 @@ void registerRenderGraphBindings(py::module_& m)
         d["resource_count"] = r.resourceCount;
         return d;
     });
-    graph.def_property_readonly("pass_times", &RenderGraph::getPassTimes, "CPU milliseconds per executed pass in the last execution.");
-    graph.def("__repr__", [](const RenderGraph& g) { return concat("RenderGraph('", g.getName(), "')"); });
+    graph.def_property_readonly("pass_times", [](const RenderGraph& g) { return withoutGil([&] { return g.getPassTimes(); }); },
+                                "CPU milliseconds per executed pass in the last execution.");
+    graph.def("__repr__", [](const RenderGraph& g) { return concat("RenderGraph('", withoutGil([&] { return g.getName(); }), "')"); });
 }
 } // namespace falcor::python

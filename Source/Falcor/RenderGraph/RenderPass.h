@@ -4,6 +4,7 @@
 #include "RenderGraph/RenderData.h"
 #include "RenderGraph/RenderPassReflection.h"
 #include "Scene/SceneUpdateFlags.h"
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -119,7 +120,7 @@ protected:
 
 private:
     std::string mName;
-    bool mRecompileRequested = false;
+    std::atomic<bool> mRecompileRequested = false; // May be set from any thread (e.g. a UI or script thread).
     std::map<std::string, ScriptProperty> mScriptProperties;
     std::map<std::string, ScriptMethod> mScriptMethods;
 };

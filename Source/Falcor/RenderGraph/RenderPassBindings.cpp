@@ -10,6 +10,11 @@ namespace
 /// A render pass written in Python: subclass `falcor.RenderPass`, implement `reflect` and
 /// `execute` (and optionally `compile`, `get_properties`, `set_scene`, `on_scene_updates`),
 /// register it with `falcor.register_render_pass`. Calls from the (GIL-free) executor take the GIL.
+///
+/// Python receives copies of the compile data and render data (which share ownership of their
+/// textures), so a pass may keep them. An exception raised by the pass keeps its Python type
+/// (KeyboardInterrupt, SystemExit, MemoryError, ...) on its way through the graph, with a note
+/// naming the pass.
 class PyRenderPass : public RenderPass, public py::trampoline_self_life_support
 {
 public:
@@ -20,7 +25,7 @@ public:
         py::gil_scoped_acquire gil;
         py::function override = py::get_override(static_cast<const RenderPass*>(this), "reflect");
         FALCOR_CHECK(override, "Render pass '", getName(), "' (", getType(), ") does not implement reflect().");
-        py::object result = override(compileData);
+        py::object result = call("reflect", override, py::cast(compileData, py::return_value_policy::copy));
         if (!py::isinstance<RenderPassReflection>(result))
             throwError("Render pass '", getName(), "' (", getType(), "): reflect() must return a RenderPassReflection, not '",
                        std::string(py::str(py::type::handle_of(result).attr("__name__"))), "'.");
@@ -29,19 +34,15 @@ public:
     void compile(RenderContext* pRenderContext, const CompileData& compileData) override
     {
         py::gil_scoped_acquire gil;
-        PYBIND11_OVERRIDE(void, RenderPass, compile, pRenderContext, compileData);
+        if (py::function override = py::get_override(static_cast<const RenderPass*>(this), "compile"))
+            call("compile", override, pRenderContext, py::cast(compileData, py::return_value_policy::copy));
     }
     void execute(RenderContext* pRenderContext, const RenderData& renderData) override
     {
         py::gil_scoped_acquire gil;
-        try
-        {
-            PYBIND11_OVERRIDE_PURE(void, RenderPass, execute, pRenderContext, renderData);
-        }
-        catch (py::error_already_set& e)
-        {
-            throw RuntimeError(e.what()); // Carried through the executor; re-raised to Python with the pass name.
-        }
+        py::function override = py::get_override(static_cast<const RenderPass*>(this), "execute");
+        FALCOR_CHECK(override, "Render pass '", getName(), "' (", getType(), ") does not implement execute().");
+        call("execute", override, pRenderContext, py::cast(renderData, py::return_value_policy::copy));
     }
     /// Python passes may define `set_scene(self, scene)` (a NativeScene or None) and
     /// `on_scene_updates(self, flags)` (SceneUpdateFlags bits as an int).
@@ -49,19 +50,19 @@ public:
     {
         py::gil_scoped_acquire gil;
         if (py::function override = py::get_override(static_cast<const RenderPass*>(this), "set_scene"))
-            override(pScene);
+            call("set_scene", override, pScene);
     }
     void onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags sceneUpdates) override
     {
         py::gil_scoped_acquire gil;
         if (py::function override = py::get_override(static_cast<const RenderPass*>(this), "on_scene_updates"))
-            override(uint32_t(sceneUpdates));
+            call("on_scene_updates", override, uint32_t(sceneUpdates));
     }
     Properties getProperties() const override
     {
         py::gil_scoped_acquire gil;
         py::function override = py::get_override(static_cast<const RenderPass*>(this), "get_properties");
-        return override ? toProperties(override()) : Properties{};
+        return override ? toProperties(call("get_properties", override)) : Properties{};
     }
     const std::string& getType() const override
     {
@@ -76,6 +77,25 @@ public:
 
     mutable std::string mType;
     std::string mDesc;
+
+private:
+    /// Calls a Python method of the pass; a Python exception propagates as it is (the graph lets
+    /// it through untouched), with a note naming the pass and method.
+    template<typename... Args>
+    py::object call(const char* method, const py::function& f, Args&&... args) const
+    {
+        try
+        {
+            return f(std::forward<Args>(args)...);
+        }
+        catch (py::error_already_set& e)
+        {
+            const py::object& value = e.value();
+            if (py::hasattr(value, "add_note"))
+                value.attr("add_note")(concat("(in ", method, "() of render pass '", getName(), "' (", getType(), "))"));
+            throw;
+        }
+    }
 };
 
 py::object getScriptAttribute(RenderPass& pass, const std::string& name)

@@ -2,8 +2,8 @@
 #include "Core/Error.h"
 #include "Utils/Image/ResourceFormat.h"
 #include "Utils/Math/Vector.h"
+#include <deque>
 #include <string>
-#include <vector>
 
 namespace falcor
 {
@@ -83,11 +83,13 @@ public:
     Field& addField(const Field& field);
 
     const Field* getField(const std::string& name) const;
-    const std::vector<Field>& getFields() const { return mFields; }
+    const std::deque<Field>& getFields() const { return mFields; }
     size_t getFieldCount() const { return mFields.size(); }
 
 private:
     Field& addField(const std::string& name, const std::string& desc, Field::Visibility v);
-    std::vector<Field> mFields;
+    /// A deque: adding a field never moves the others, so the `Field&` that `addInput` and
+    /// friends return stays valid while more fields are added (pass code sets flags that way).
+    std::deque<Field> mFields;
 };
 } // namespace falcor

@@ -444,14 +444,32 @@ Texture::Texture(uint32_t width, uint32_t height, uint32_t depth, uint32_t array
             mSubresourceOffsets.push_back(total);
             total += getSubresourceSize(mip);
         }
-    mStorage.assign(total, 0);
+    try
+    {
+        mStorage.assign(total, 0);
+    }
+    catch (const std::bad_alloc&)
+    {
+        throw OutOfMemoryError(concat("Out of memory allocating a ", width, "x", height, "x", depth, " ", to_string(format),
+                                      " texture (", (total + (1 << 20) - 1) >> 20, " MiB)."));
+    }
+}
+
+void Texture::checkSize(uint32_t width, uint32_t height, uint32_t depth, uint32_t arraySize, Type type, const std::string& what)
+{
+    FALCOR_CHECK(width > 0 && height > 0 && depth > 0 && arraySize > 0, what, ": invalid texture size ", width, "x", height, "x", depth,
+                 " (array size ", arraySize, ").");
+    const uint32_t limit = type == Type::Texture3D ? kMaxDimension3D : kMaxDimension;
+    if (std::max({width, height, depth}) > limit || arraySize > kMaxArraySize)
+        throw OutOfMemoryError(concat(what, ": texture size ", width, "x", height, type == Type::Texture3D ? concat("x", depth) : "",
+                                      arraySize > 1 ? concat(" (array size ", arraySize, ")") : "", " exceeds the limit of ", limit,
+                                      " texels per dimension and ", kMaxArraySize, " array slices."));
 }
 
 std::shared_ptr<Texture> Texture::create(uint32_t width, uint32_t height, ResourceFormat format, uint32_t arraySize, uint32_t mipLevels,
                                          uint32_t depth, Type type)
 {
-    FALCOR_CHECK(width > 0 && height > 0 && depth > 0 && arraySize > 0, "Invalid texture size ", width, "x", height, "x", depth,
-                 " (array size ", arraySize, ").");
+    checkSize(width, height, depth, arraySize, type, "Can't create texture");
     FALCOR_CHECK(format != ResourceFormat::Unknown, "Can't create a texture with format 'Unknown'.");
     uint32_t maxMips = 1 + uint32_t(std::floor(std::log2(double(std::max({width, height, depth})))));
     mipLevels = mipLevels == kMaxPossible ? maxMips : std::clamp(mipLevels, 1u, maxMips);

@@ -17,6 +17,14 @@ class FALCOR_API Texture : public std::enable_shared_from_this<Texture>
 public:
     enum class Type { Texture1D, Texture2D, Texture3D };
     static constexpr uint32_t kMaxPossible = uint32_t(-1);
+    /// Falcor's (Direct3D 12's) limits: width and height of 1D/2D textures, each dimension of
+    /// 3D textures, and array slices. Larger requests raise instead of allocating.
+    static constexpr uint32_t kMaxDimension = 16384;
+    static constexpr uint32_t kMaxDimension3D = 2048;
+    static constexpr uint32_t kMaxArraySize = 2048;
+
+    /// Checks a size against the limits above; the error starts with `what` (e.g. the field).
+    static void checkSize(uint32_t width, uint32_t height, uint32_t depth, uint32_t arraySize, Type type, const std::string& what);
 
     /// `mipLevels == kMaxPossible` creates a full chain.
     static std::shared_ptr<Texture> create(uint32_t width, uint32_t height, ResourceFormat format, uint32_t arraySize = 1,
