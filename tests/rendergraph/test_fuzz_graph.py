@@ -9,7 +9,7 @@ import os
 import threading
 
 import numpy as np
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, event, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import falcor
@@ -76,15 +76,24 @@ class GraphEdits(RuleBasedStateMachine):
         self.count = 0
 
     def attempt(self, action, *args):
+        """Runs one step; a clear error is an acceptable outcome (recorded in the statistics)."""
         try:
-            return action(*args)
+            result = action(*args)
+            outcome = "ok"
         except CLEAR_ERRORS as e:
             assert str(e), f"{action} raised {type(e).__name__} with no message"
+            result, outcome = None, type(e).__name__
+        if threading.current_thread() is threading.main_thread():
+            event(f"{getattr(action, '__name__', 'call')}: {outcome}")
+        return result
+
+    def available_outputs(self):
+        return self.attempt(self.graph.get_available_outputs) or []  # a failing reflect() raises
 
     def pass_names(self):
         return sorted(self.passes)
 
-    @rule(pass_type=st.sampled_from(sorted(PASS_TYPES) + ["FuzzFlakyPass"] * 3), choice=st.integers(0, 10),
+    @rule(pass_type=st.sampled_from(sorted(PASS_TYPES) + ["FuzzFlakyPass", "ArraySource"] * 3), choice=st.integers(0, 10),
           data=st.data())
     def add_pass(self, pass_type, choice, data):
         """Adds a pass, usually wired to earlier passes' outputs, sometimes marked as an output."""
@@ -95,13 +104,13 @@ class GraphEdits(RuleBasedStateMachine):
         self.count += 1
         if self.attempt(self.graph.create_pass, name, pass_type, choices[choice % len(choices)]) is None:
             return
-        available = [o for o in self.graph.get_available_outputs() if not o.startswith(name + ".")]
+        available = [o for o in self.available_outputs() if not o.startswith(name + ".")]
         self.passes[name] = pass_type
         for field in inputs:
             if available and data.draw(st.integers(0, 3)) > 0:
                 self.attempt(self.graph.add_edge, data.draw(st.sampled_from(available)), f"{name}.{field}")
         if data.draw(st.booleans()):
-            self.attempt(self.graph.mark_output, self.graph.get_available_outputs()[-1])
+            self.attempt(self.graph.mark_output, (self.available_outputs() or [''])[-1])
 
     @precondition(lambda self: self.passes)
     @rule(data=st.data())
@@ -113,7 +122,7 @@ class GraphEdits(RuleBasedStateMachine):
     @precondition(lambda self: len(self.passes) >= 2)
     @rule(data=st.data())
     def add_edge(self, data):
-        outputs = list(self.graph.get_available_outputs())
+        outputs = self.available_outputs()
         inputs = [f"{n}.{f}" for n in self.pass_names() for f in PASS_TYPES[self.passes[n]][0]]
         if not outputs or not inputs:
             return
@@ -127,7 +136,7 @@ class GraphEdits(RuleBasedStateMachine):
 
     @rule(data=st.data(), unmark=st.booleans())
     def mark_output(self, data, unmark):
-        outputs = list(self.graph.get_available_outputs())
+        outputs = self.available_outputs()
         if outputs:
             name = data.draw(st.sampled_from(outputs))
             self.attempt(self.graph.unmark_output if unmark else self.graph.mark_output, name)
@@ -159,7 +168,15 @@ class GraphEdits(RuleBasedStateMachine):
           size=st.sampled_from(SIZES[:4]), data=st.data())
     def execute_on_two_threads(self, edit, size, data):
         """Execute on a second thread while this one edits the graph, then executes too."""
-        worker = threading.Thread(target=lambda: self.attempt(self.graph.execute))
+        failures = []
+
+        def execute():
+            try:
+                self.attempt(self.graph.execute)
+            except BaseException as e:  # reported on this thread below
+                failures.append(e)
+
+        worker = threading.Thread(target=execute)
         worker.start()
         try:
             if edit == "resize":
@@ -175,12 +192,14 @@ class GraphEdits(RuleBasedStateMachine):
             self.attempt(self.graph.execute)
         finally:
             worker.join()
+        if failures:
+            raise failures[0]
 
     @invariant()
     def outputs_are_readable_when_compiled(self):
         if getattr(self, "graph", None) is None or not self.graph.is_compiled:
             return
-        for output in self.graph.get_available_outputs():
+        for output in self.available_outputs():
             tex = self.attempt(self.graph.get_output, output)
             if tex is not None:
                 assert np.asarray(tex).size > 0
