@@ -124,3 +124,17 @@ def run_mogwai(args: list[str], cwd=None, env=None, timeout: float = 120):
 
     return subprocess.run(mogwai_command() + list(args), cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, timeout=timeout)
+
+
+def run_python(code: str, env=None, timeout: float = 300):
+    """Runs `code` in a fresh interpreter (with tests/ importable): a crash there fails the test
+    that called it instead of ending the test run. Returns the CompletedProcess (text output)."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    tests = os.path.dirname(os.path.abspath(__file__))
+    path = os.pathsep.join(p for p in [tests, os.environ.get("PYTHONPATH", "")] if p)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": path, **(env or {})})

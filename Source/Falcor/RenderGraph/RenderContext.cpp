@@ -41,7 +41,8 @@ void RenderContext::blit(const Texture& src, Texture& dst, TextureFilteringMode 
     srcArraySlice = std::min(srcArraySlice, src.getArraySize() - 1);
     if (src.getDims(srcMip) == dst.getDims() && src.getFormat() == dst.getFormat())
     {
-        std::memcpy(dst.data(), src.data(srcMip, srcArraySlice), src.getSubresourceSize(srcMip));
+        // One 2D slice: of a 3D source (or destination) only the first depth slice takes part.
+        std::memcpy(dst.data(), src.data(srcMip, srcArraySlice), src.getRowPitch(srcMip) * src.getHeight(srcMip));
         return;
     }
     parallelForRows(dst.getHeight(), [&](uint32_t y) {
