@@ -2,12 +2,14 @@
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
 #include "RenderGraph/RenderPassStandardFlags.h"
+#include "Scene/Scene.h"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <unistd.h>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 #include <sstream>
@@ -847,6 +849,9 @@ void RenderGraph::execute(RenderContext* pRenderContext)
 {
     auto scope = modify("execute");
     compileLocked(pRenderContext);
+    std::optional<Scene::ReadLock> sceneLock; // Scene changes from other threads wait for this frame.
+    if (mpScene)
+        sceneLock.emplace(mpScene->lockForReading());
     mpDictionary->set(kRenderPassRefreshFlags, uint32_t(RenderPassRefreshFlags::None));
     mPassTimes.clear();
     for (auto& inst : mpCompiled->passes)

@@ -2,6 +2,7 @@
 #include "Core/Error.h"
 #include "Core/ThreadPool.h"
 #include "Scene/SceneMath.h"
+#include <algorithm>
 
 namespace falcor
 {
@@ -100,6 +101,35 @@ void Scene::setMaterial(uint32_t id, MaterialData material)
         mAccelDirty = true;
     old = std::move(material);
     markUpdate(f);
+}
+
+namespace
+{
+/// Scenes the current thread holds read locks on (with repeats: read locks nest).
+thread_local std::vector<const Scene*> tScenesBeingRead;
+} // namespace
+
+Scene::ReadLock::ReadLock(const Scene* pScene) : mpScene(pScene)
+{
+    if (std::find(tScenesBeingRead.begin(), tScenesBeingRead.end(), pScene) == tScenesBeingRead.end())
+        pScene->mMutex.lock_shared();
+    tScenesBeingRead.push_back(pScene);
+}
+
+Scene::ReadLock::~ReadLock()
+{
+    if (!mpScene)
+        return;
+    tScenesBeingRead.erase(std::find(tScenesBeingRead.begin(), tScenesBeingRead.end(), mpScene));
+    if (std::find(tScenesBeingRead.begin(), tScenesBeingRead.end(), mpScene) == tScenesBeingRead.end())
+        mpScene->mMutex.unlock_shared();
+}
+
+std::unique_lock<std::shared_mutex> Scene::lockForWriting()
+{
+    FALCOR_CHECK(std::find(tScenesBeingRead.begin(), tScenesBeingRead.end(), this) == tScenesBeingRead.end(),
+                 "Can't change the scene while this thread is rendering it or tracing rays in it (called from inside a render pass?).");
+    return std::unique_lock(mMutex);
 }
 
 void Scene::finalize()

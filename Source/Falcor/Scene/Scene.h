@@ -8,6 +8,9 @@
 #include "Scene/SceneUpdateFlags.h"
 #include "Utils/Math/AABB.h"
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <utility>
 #include <span>
 #include <string>
 #include <vector>
@@ -136,6 +139,23 @@ public:
     /// World-space bounds of all instances.
     const AABB& getSceneBounds() const { return mBounds; }
     const SceneAccel& getAccel() const { return mAccel; }
+
+    /// Readers (graph executions, ray queries) share the scene; a change waits until they are
+    /// done. A change from a thread that is reading the scene (a pass editing the scene it
+    /// renders) would wait forever, so it raises instead.
+    class [[nodiscard]] ReadLock
+    {
+    public:
+        explicit ReadLock(const Scene* pScene);
+        ReadLock(ReadLock&& other) noexcept : mpScene(std::exchange(other.mpScene, nullptr)) {}
+        ReadLock& operator=(ReadLock&&) = delete;
+        ~ReadLock();
+
+    private:
+        const Scene* mpScene;
+    };
+    ReadLock lockForReading() const { return ReadLock(this); }
+    std::unique_lock<std::shared_mutex> lockForWriting();
     UpdateFlags getUpdates() const { return mUpdates; }
     uint64_t getUpdateCount() const { return mUpdateCount; }
 
@@ -179,6 +199,7 @@ private:
     Camera mCamera;
     bool mCameraSwitched = false;
     SceneAccel mAccel;
+    mutable std::shared_mutex mMutex;
     MaterialAlphaTest mAlphaTest{*this};
     AABB mBounds;
 

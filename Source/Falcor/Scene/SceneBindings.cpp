@@ -197,6 +197,20 @@ py::dict instanceDict(const Scene::Instance& i)
     return d;
 }
 
+/// Scene locks are waited for without the GIL: a thread holding one may need the GIL (a graph
+/// execution running a Python pass), so waiting with it could deadlock.
+std::unique_lock<std::shared_mutex> writeLock(Scene& scene)
+{
+    py::gil_scoped_release release;
+    return scene.lockForWriting();
+}
+
+Scene::ReadLock readLock(const Scene& scene)
+{
+    py::gil_scoped_release release;
+    return scene.lockForReading();
+}
+
 /// The rays of a batch: origins and directions (K, 3), t ranges scalar or (K,).
 std::vector<Ray> toRays(const py::object& origins, const py::object& dirs, const py::object& tMin, const py::object& tMax)
 {
@@ -208,7 +222,11 @@ std::vector<Ray> toRays(const py::object& origins, const py::object& dirs, const
         FALCOR_CHECK(*a && (a->size() == 1 || size_t(a->size()) == o.size()), "cast_rays: t_min and t_max must be scalars or have shape (K,).");
     std::vector<Ray> rays(o.size());
     for (size_t i = 0; i < rays.size(); ++i)
+    {
         rays[i] = Ray{o[i], lo.data()[lo.size() == 1 ? 0 : i], d[i], hi.data()[hi.size() == 1 ? 0 : i]};
+        if (const char* why = whyUntraceable(rays[i]))
+            throwError("cast_rays: ray ", i, " can't be traced: ", why, ".");
+    }
     return rays;
 }
 
@@ -216,6 +234,7 @@ py::dict castRays(const Scene& scene, const py::object& origins, const py::objec
                   const py::object& tMax, bool anyHit)
 {
     std::vector<Ray> rays = toRays(origins, dirs, tMin, tMax);
+    auto lock = readLock(scene);
     const py::ssize_t k = py::ssize_t(rays.size());
     py::dict result;
     if (anyHit)
@@ -292,6 +311,7 @@ void registerSceneBindings(py::module_& m)
     scene.def("add_mesh", [](Scene& s, const std::string& name, const py::object& positions, const py::object& normals,
                              const py::object& tangents, const py::object& texcoords, const py::object& triangles,
                              uint32_t materialID, bool frontFaceCW, bool isAnimated) {
+        auto lock = writeLock(s);
         Scene::Mesh mesh;
         mesh.name = name;
         mesh.positions = rows<float3, 3>(positions, "positions");
@@ -308,43 +328,50 @@ void registerSceneBindings(py::module_& m)
     }, "name"_a, "positions"_a, "normals"_a, "tangents"_a, "texcoords"_a, "triangles"_a, "material_id"_a, "front_face_cw"_a,
        "is_animated"_a);
     scene.def("add_instance", [](Scene& s, uint32_t meshID, uint32_t nodeID, const py::object& world) {
+        auto lock = writeLock(s);
         return s.addInstance(meshID, nodeID, matrixFrom<float4x4, 4, 4>(world));
     }, "mesh_id"_a, "node_id"_a, "world"_a);
-    scene.def("set_material", [](Scene& s, uint32_t id, const py::dict& d) { s.setMaterial(id, toMaterial(d)); }, "id"_a, "data"_a);
+    scene.def("set_material", [](Scene& s, uint32_t id, const py::dict& d) { auto lock = writeLock(s); s.setMaterial(id, toMaterial(d)); }, "id"_a, "data"_a);
     scene.def("finalize", [](Scene& s) {
+        auto lock = writeLock(s);
         py::gil_scoped_release release;
         s.finalize();
     });
 
     // ---- per-frame updates ----
     scene.def("set_instance_transforms", [](Scene& s, const py::object& matrices) {
+        auto lock = writeLock(s);
         FloatArray a = FloatArray::ensure(matrices);
         FALCOR_CHECK(a && a.ndim() == 3 && a.shape(1) == 4 && a.shape(2) == 4, "NativeScene: transforms must be a (K, 4, 4) array.");
         s.setInstanceTransforms(unpack<float4x4>(a.data(), size_t(a.shape(0))));
     }, "matrices"_a);
-    scene.def("set_camera", [](Scene& s, const py::dict& d, bool switched) { s.setCamera(toCameraParams(d), switched); },
+    scene.def("set_camera", [](Scene& s, const py::dict& d, bool switched) { auto lock = writeLock(s); s.setCamera(toCameraParams(d), switched); },
               "params"_a, "switched"_a = false);
     scene.def("set_lights", [](Scene& s, const py::list& lights, bool activeSetChanged) {
+        auto lock = writeLock(s);
         std::vector<LightData> data;
         for (auto l : lights)
             data.push_back(toLight(l.cast<py::dict>()));
         s.setLights(std::move(data), activeSetChanged);
     }, "active_lights"_a, "active_set_changed"_a);
-    scene.def("set_env_map", [](Scene& s, const py::object& d) { s.setEnvMap(toEnvMap(d)); }, "data"_a);
+    scene.def("set_env_map", [](Scene& s, const py::object& d) { auto lock = writeLock(s); s.setEnvMap(toEnvMap(d)); }, "data"_a);
     scene.def("set_render_settings", [](Scene& s, const py::dict& d) {
+        auto lock = writeLock(s);
         s.setRenderSettings({get<bool>(d, "useEnvLight"), get<bool>(d, "useAnalyticLights"), get<bool>(d, "useEmissiveLights"),
                              get<bool>(d, "useGridVolumes"), get<float>(d, "diffuseAlbedoMultiplier")});
     }, "settings"_a);
     scene.def("set_mesh_vertices", [](Scene& s, uint32_t meshID, const py::object& positions, const py::object& normals,
                                       const py::object& tangents, const py::object& texcoords) {
+        auto lock = writeLock(s);
         s.setMeshVertices(meshID, rows<float3, 3>(positions, "positions"), rows<float3, 3>(normals, "normals"),
                           rows<float4, 4>(tangents, "tangents"), rows<float2, 2>(texcoords, "texcoords"));
     }, "mesh_id"_a, "positions"_a, "normals"_a, "tangents"_a, "texcoords"_a);
     scene.def("update", [](Scene& s, uint32_t extra) {
+        auto lock = writeLock(s);
         py::gil_scoped_release release;
         return uint32_t(s.update(Scene::UpdateFlags(extra)));
     }, "extra_flags"_a = 0u, "Ends the frame's update; returns the SceneUpdateFlags bits of what changed.");
-    scene.def("set_jitter", [](Scene& s, float x, float y) { s.getCamera().setJitter(x, y); }, "jitter_x"_a, "jitter_y"_a);
+    scene.def("set_jitter", [](Scene& s, float x, float y) { auto lock = writeLock(s); s.getCamera().setJitter(x, y); }, "jitter_x"_a, "jitter_y"_a);
 
     // ---- queries ----
     scene.def_property_readonly("mesh_count", [](const Scene& s) { return s.getMeshes().size(); });
@@ -360,6 +387,7 @@ void registerSceneBindings(py::module_& m)
     scene.def_property_readonly("camera_data", [](const Scene& s) { return cameraDataDict(s.getCamera().getData()); });
     scene.def("compute_camera_ray", [](const Scene& s, const py::object& pixel, const py::object& frameDim, const py::object& lensSample,
                                        bool applyJitter) {
+        auto lock = readLock(s);
         const Camera& c = s.getCamera();
         const uint2 p = toVector<uint32_t, 2>(pixel), dim = toVector<uint32_t, 2>(frameDim);
         const Ray r = lensSample.is_none() ? c.computeRayPinhole(p, dim, applyJitter) : c.computeRayThinlens(p, dim, toVector<float, 2>(lensSample));
@@ -367,8 +395,9 @@ void registerSceneBindings(py::module_& m)
     }, "pixel"_a, "frame_dim"_a, "lens_sample"_a = py::none(), "apply_jitter"_a = true,
        "The camera's primary ray through a pixel: pinhole, or thin lens when a lens sample in [0,1)² is given.");
     scene.def_property_readonly("camera_changes", [](const Scene& s) { return uint32_t(s.getCamera().getChanges()); });
-    scene.def("get_instance", [](const Scene& s, uint32_t i) { return instanceDict(s.getInstance(i)); }, "instance_id"_a);
+    scene.def("get_instance", [](const Scene& s, uint32_t i) { auto lock = readLock(s); return instanceDict(s.getInstance(i)); }, "instance_id"_a);
     scene.def("get_mesh_arrays", [](const Scene& s, uint32_t meshID) {
+        auto lock = readLock(s);
         const Scene::Mesh& mesh = s.getMesh(meshID);
         auto array = [](const auto& v, py::ssize_t columns) {
             return py::array_t<float>({py::ssize_t(v.size()), columns}, reinterpret_cast<const float*>(v.data()));
@@ -379,12 +408,15 @@ void registerSceneBindings(py::module_& m)
                         "tangents"_a = array(mesh.tangents, 4), "texcoords"_a = array(mesh.texCrds, 2), "triangles"_a = tri);
     }, "mesh_id"_a, "Copies of a mesh's object-space arrays.");
     scene.def("get_material_emission", [](const Scene& s, uint32_t id, const py::object& uv, float lod) {
+        auto lock = readLock(s);
         return toTuple(s.getMaterial(id).getEmission(toVector<float, 2>(uv), lod));
     }, "material_id"_a, "uv"_a, "lod"_a = 0.f);
     scene.def("get_material_base_color", [](const Scene& s, uint32_t id, const py::object& uv, float lod) {
+        auto lock = readLock(s);
         return toTuple(s.getMaterial(id).getBaseColor(toVector<float, 2>(uv), lod));
     }, "material_id"_a, "uv"_a, "lod"_a = 0.f);
     scene.def("get_vertex_data", [](const Scene& s, uint32_t instanceID, uint32_t primitiveIndex, const py::object& bary) {
+        auto lock = readLock(s);
         TriangleHit hit;
         hit.instanceID = instanceID;
         hit.primitiveIndex = primitiveIndex;
@@ -394,11 +426,13 @@ void registerSceneBindings(py::module_& m)
                         "texC"_a = toTuple(v.texC), "faceNormalW"_a = toTuple(v.faceNormalW), "prevPosW"_a = toTuple(s.getPrevPosW(hit)));
     }, "instance_id"_a, "primitive_index"_a, "barycentrics"_a);
     scene.def("get_light", [](const Scene& s, uint32_t i) {
+        auto lock = readLock(s);
         const LightData& l = s.getActiveLights().at(i);
         return py::dict("type"_a = uint32_t(l.type), "posW"_a = toTuple(l.posW), "dirW"_a = toTuple(l.dirW),
                         "intensity"_a = toTuple(l.intensity), "surfaceArea"_a = l.surfaceArea, "transMat"_a = toArray(l.transMat));
     }, "index"_a);
     scene.def("eval_env_map", [](const Scene& s, const py::object& dir) {
+        auto lock = readLock(s);
         FALCOR_CHECK(s.getEnvMap(), "eval_env_map: the scene has no environment map.");
         return toTuple(s.getEnvMap()->eval(toVector<float, 3>(dir)));
     }, "direction"_a);

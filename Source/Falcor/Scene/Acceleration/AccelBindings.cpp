@@ -2,6 +2,8 @@
 #include "Core/ThreadPool.h"
 #include "Scene/Acceleration/RayTracing.h"
 #include <pybind11/numpy.h>
+#include <mutex>
+#include <shared_mutex>
 
 namespace falcor::python
 {
@@ -59,11 +61,20 @@ public:
 };
 
 /// The Python binding's view of a built structure: the structure plus what validating
-/// arguments needs.
+/// arguments needs. Queries share it; (re)builds take it exclusively, so Python threads may
+/// query while another rebuilds. Locks are taken without the GIL (a query holding the lock
+/// needs the GIL again to return).
 struct TriangleAccel
 {
     SceneAccel accel;
     std::vector<uint32_t> instanceTriangleCounts;
+    mutable std::shared_mutex mutex;
+
+    std::shared_lock<std::shared_mutex> shareForQuery() const
+    {
+        py::gil_scoped_release release;
+        return std::shared_lock(mutex);
+    }
 
     void build(const py::list& meshes, const py::list& instances)
     {
@@ -85,7 +96,7 @@ struct TriangleAccel
                                 t[2].cast<bool>()});
         }
         std::vector<InstanceDesc> descs;
-        instanceTriangleCounts.clear();
+        std::vector<uint32_t> triangleCounts;
         for (size_t i = 0; i < instances.size(); ++i)
         {
             auto t = instances[i].cast<py::tuple>();
@@ -93,11 +104,13 @@ struct TriangleAccel
             InstanceDesc d{t[0].cast<uint32_t>(), toMatrix(t[1]), t[2].cast<bool>()};
             FALCOR_CHECK(d.meshID < geometry.size(), "TriangleAccel.build: instance ", i, " refers to mesh ", d.meshID, " of ",
                          geometry.size(), ".");
-            instanceTriangleCounts.push_back(uint32_t(geometry[d.meshID].triangles.size()));
+            triangleCounts.push_back(uint32_t(geometry[d.meshID].triangles.size()));
             descs.push_back(d);
         }
         py::gil_scoped_release release;
+        std::unique_lock lock(mutex);
         accel.build(geometry, descs);
+        instanceTriangleCounts = std::move(triangleCounts);
     }
 
     void updateTransforms(const py::list& transforms)
@@ -106,6 +119,7 @@ struct TriangleAccel
         for (const auto& t : transforms)
             m.push_back(toMatrix(t));
         py::gil_scoped_release release;
+        std::unique_lock lock(mutex);
         accel.updateInstanceTransforms(m);
     }
 
@@ -137,6 +151,9 @@ struct TriangleAccel
         b.count = size_t(b.origins.shape(0));
         for (const FloatArray* a : {&b.tMin, &b.tMax})
             FALCOR_CHECK(a->size() == 1 || size_t(a->size()) == b.count, "TriangleAccel: t_min and t_max must be scalars or have shape (K,).");
+        for (size_t i = 0; i < b.count; ++i)
+            if (const char* why = whyUntraceable(b.ray(i)))
+                throwError("TriangleAccel: ray ", i, " can't be traced: ", why, ".");
         return b;
     }
 
@@ -161,6 +178,7 @@ struct TriangleAccel
     py::dict closestHit(const py::object& origins, const py::object& dirs, const py::object& tMin, const py::object& tMax,
                         const std::string& cull, const py::object& alphaMask) const
     {
+        auto lock = shareForQuery();
         RayBatch batch = makeBatch(origins, dirs, tMin, tMax);
         RayCullMode mode = toCullMode(cull);
         auto alpha = makeAlphaTest(alphaMask);
@@ -191,6 +209,7 @@ struct TriangleAccel
     py::array_t<bool> anyHit(const py::object& origins, const py::object& dirs, const py::object& tMin, const py::object& tMax,
                              const std::string& cull, const py::object& alphaMask) const
     {
+        auto lock = shareForQuery();
         RayBatch batch = makeBatch(origins, dirs, tMin, tMax);
         RayCullMode mode = toCullMode(cull);
         auto alpha = makeAlphaTest(alphaMask);
@@ -246,6 +265,7 @@ with opaque=False a hit on primitive p of instance i counts only if alpha_mask[i
               "t_max"_a = std::numeric_limits<float>::infinity(), "cull"_a = "None", "alpha_mask"_a = py::none(),
               "Whether each ray hits anything in [t_min, t_max] (shadow rays): (K,) bool.");
     accel.def_property_readonly("bounds", [](const TriangleAccel& a) {
+        auto lock = a.shareForQuery();
         AABB b = a.accel.getBounds();
         return py::make_tuple(toTuple(b.minPoint), toTuple(b.maxPoint));
     }, "World-space bounds as ((min x, y, z), (max x, y, z)).");
@@ -254,8 +274,12 @@ with opaque=False a hit on primitive p of instance i counts only if alpha_mask[i
     accel.def_static("use_baseline_kernels", &SceneAccel::setBaselineKernels, "baseline"_a,
                      "True forces the SSE2 kernels (the x86-64 baseline) process-wide, False restores the automatic choice. "
                      "Results are bit-identical either way; for tests and benchmarks.");
-    accel.def_property_readonly("instance_count", [](const TriangleAccel& a) { return a.accel.getInstanceCount(); });
+    accel.def_property_readonly("instance_count", [](const TriangleAccel& a) {
+        auto lock = a.shareForQuery();
+        return a.accel.getInstanceCount();
+    });
     accel.def_property_readonly("stats", [](const TriangleAccel& a) {
+        auto lock = a.shareForQuery();
         const AccelStats& s = a.accel.getStats();
         return py::dict("blas_build_ms"_a = s.blasBuildMs, "tlas_build_ms"_a = s.tlasBuildMs, "triangle_count"_a = s.triangleCount,
                         "blas_node_count"_a = s.blasNodeCount, "tlas_node_count"_a = s.tlasNodeCount, "memory_bytes"_a = s.memoryBytes);

@@ -70,6 +70,11 @@ bool invertAffine(const float4x4& m, float3x4& out)
     return true;
 }
 
+bool isFinite(const float3& v)
+{
+    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
 bool isMirroring(const float4x4& m)
 {
     float3 x{m[0][0], m[1][0], m[2][0]}, y{m[0][1], m[1][1], m[2][1]}, z{m[0][2], m[1][2], m[2][2]};
@@ -177,7 +182,9 @@ struct SceneAccel::Impl
             const uint3& tri = g.triangles[i];
             for (int k = 0; k < 3; ++k)
                 FALCOR_CHECK(tri[k] < g.positions.size(), "SceneAccel: triangle ", i, " uses vertex ", tri[k], " of ", g.positions.size(), ".");
-            boxes[i] = AABB(g.positions[tri[0]]).include(g.positions[tri[1]]).include(g.positions[tri[2]]);
+            // A triangle with a non-finite vertex can't be hit: it gets an empty box and is left out.
+            if (isFinite(g.positions[tri[0]]) && isFinite(g.positions[tri[1]]) && isFinite(g.positions[tri[2]]))
+                boxes[i] = AABB(g.positions[tri[0]]).include(g.positions[tri[1]]).include(g.positions[tri[2]]);
         });
         return boxes;
     }
@@ -233,7 +240,7 @@ struct SceneAccel::Impl
         const Mesh& mesh = meshes[inst.meshID];
         float3 o = mul(inst.worldToObject, float4{ray.origin.x(), ray.origin.y(), ray.origin.z(), 1.f});
         float3 d = mul(inst.worldToObject, float4{ray.dir.x(), ray.dir.y(), ray.dir.z(), 0.f});
-        if (d == float3(0.f))
+        if (d == float3(0.f) || !isFinite(o) || !isFinite(d)) // Out of float range in this instance's space.
             return false;
         BlasQuery query{&mesh.bvh, mesh.triangles.data(), o, d, ray.tMin, cullSign(inst, cull), mesh.opaque ? nullptr : alphaTest,
                         instanceID, anyHit};
@@ -265,7 +272,7 @@ struct SceneAccel::Impl
     TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit) const
     {
         TriangleHit best;
-        if (!(ray.tMin <= ray.tMax))
+        if (!(ray.tMin <= ray.tMax) || whyUntraceable(ray))
             return best;
         best.t = ray.tMax;
         InstanceLeaves leaves{*this, ray, cull, alphaTest, anyHit, best};
@@ -278,6 +285,19 @@ struct SceneAccel::Impl
         return best;
     }
 };
+
+const char* whyUntraceable(const Ray& ray)
+{
+    if (!isFinite(ray.origin))
+        return "the origin is not finite";
+    if (!isFinite(ray.dir))
+        return "the direction is not finite";
+    if (ray.dir == float3(0.f))
+        return "the direction is zero";
+    if (std::isnan(ray.tMin) || std::isnan(ray.tMax))
+        return "t_min or t_max is NaN";
+    return nullptr;
+}
 
 SceneAccel::SceneAccel() : mpImpl(std::make_unique<Impl>()) {}
 SceneAccel::~SceneAccel() = default;

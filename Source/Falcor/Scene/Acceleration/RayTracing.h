@@ -21,6 +21,11 @@ struct Ray
     float tMax = std::numeric_limits<float>::infinity();
 };
 
+/// Why a ray can't be traced (a non-finite origin or direction, a zero direction, a NaN t
+/// bound), or nullptr if it can. Such rays miss (a NaN would otherwise pass every box test);
+/// APIs that take rays from users reject them with this reason.
+FALCOR_API const char* whyUntraceable(const Ray& ray);
+
 /// A hit on a triangle: which instance and triangle, where on it, and how far along the ray.
 /// Barycentrics (u, v) weight vertices 1 and 2: p = (1-u-v)·p0 + u·p1 + v·p2 (DXR convention).
 struct TriangleHit

@@ -11,6 +11,7 @@ struct ShearedRay
     int kx, ky, kz;
     vfloat4 ox, oy, oz; ///< Origin components along kx, ky, kz.
     vfloat4 sx, sy, sz;
+    float3 origin, dir; ///< As given, for the double-precision fallback.
 };
 
 inline ShearedRay makeShearedRay(const float3& origin, const float3& dir)
@@ -22,7 +23,7 @@ inline ShearedRay makeShearedRay(const float3& origin, const float3& dir)
     if (dir[kz] < 0.f) // Keeps the handedness of the permuted frame (the determinant's sign).
         std::swap(kx, ky);
     return {kx, ky, kz, splat4(origin[kx]), splat4(origin[ky]), splat4(origin[kz]),
-            splat4(dir[kx] / dir[kz]), splat4(dir[ky] / dir[kz]), splat4(1.f / dir[kz])};
+            splat4(dir[kx] / dir[kz]), splat4(dir[ky] / dir[kz]), splat4(1.f / dir[kz]), origin, dir};
 }
 
 /// Candidate hits of one ray with a Triangle4: lanes in `mask`, distances, and the edge
@@ -56,6 +57,30 @@ inline void refineZeroEdge(vfloat4& e, vfloat4 ax, vfloat4 ay, vfloat4 bx, vfloa
     e = load4(r);
 }
 
+/// The whole test of one lane in double precision, for lanes whose single-precision products
+/// overflow (coordinates above ~1e12) or underflow (below ~1e-14). Writes the lane's t and
+/// barycentrics (as e1, e2 over a unit determinant of the right sign); returns whether it hits.
+inline bool intersectLaneInDouble(const ShearedRay& r, const Triangle4& tri, int lane, float tMin, float tMax, CullSign cull, Hit4& hit)
+{
+    const int kx = r.kx, ky = r.ky, kz = r.kz;
+    const double sx = double(r.dir[kx]) / r.dir[kz], sy = double(r.dir[ky]) / r.dir[kz], sz = 1.0 / r.dir[kz];
+    double x[3], y[3], z[3];
+    for (int v = 0; v < 3; ++v)
+    {
+        z[v] = double(tri.v[v][kz][lane]) - r.origin[kz];
+        x[v] = double(tri.v[v][kx][lane]) - r.origin[kx] - sx * z[v];
+        y[v] = double(tri.v[v][ky][lane]) - r.origin[ky] - sy * z[v];
+    }
+    const double e0 = x[2] * y[1] - y[2] * x[1], e1 = x[0] * y[2] - y[0] * x[2], e2 = x[1] * y[0] - y[1] * x[0];
+    const double det = e0 + e1 + e2;
+    const bool anyNegative = e0 < 0 || e1 < 0 || e2 < 0, anyPositive = e0 > 0 || e1 > 0 || e2 > 0;
+    if (det == 0 || (anyNegative && anyPositive) || (cull == CullSign::Positive && det > 0) || (cull == CullSign::Negative && det < 0))
+        return false;
+    const float t = float((e0 * z[0] + e1 * z[1] + e2 * z[2]) * sz / det);
+    hit.t[lane] = t, hit.e1[lane] = float(e1 / det), hit.e2[lane] = float(e2 / det), hit.det[lane] = 1.f;
+    return std::isfinite(t) && t >= tMin && t <= tMax;
+}
+
 /// Tests four triangles at once; lanes hit when the ray crosses the triangle (edges and
 /// vertices included), the determinant is non-zero and passes culling, and tMin <= t <= tMax.
 inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, vfloat4 tMax, CullSign cull, Hit4& hit)
@@ -83,16 +108,32 @@ inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, v
         valid = valid & (det < zero);
     else if (cull == CullSign::Negative)
         valid = valid & (det > zero);
-    if (!mask(valid))
+    vfloat4 numerator = e0 * az + e1 * bz + e2 * cz;
+    vfloat4 t = numerator * r.sz / det;
+    // Single precision is exact enough while the determinant and t's numerator stay far from
+    // overflow and underflow; NaN fails every comparison, so such lanes are redone in double.
+    auto inRange = [&](vfloat4 v) { vfloat4 a = max(v, zero - v); return (a >= splat4(1e-30f)) & (a <= splat4(1e30f)); };
+    int extreme = ~mask(inRange(det) & (inRange(numerator) | (numerator == zero)) & (max(t, zero - t) <= splat4(3e38f))) & 0xF;
+    if (!mask(valid) && !extreme)
     {
         hit.mask = 0;
         return;
     }
-    vfloat4 t = (e0 * az + e1 * bz + e2 * cz) * r.sz / det;
-    hit.mask = mask(valid & (t >= tMin) & (t <= tMax));
+    hit.mask = mask(valid & (t >= tMin) & (t <= tMax)) & ~extreme;
     store(t, hit.t);
     store(e1, hit.e1);
     store(e2, hit.e2);
     store(det, hit.det);
+    if (extreme)
+    {
+        alignas(16) float lo[4], hi[4];
+        store(tMin, lo), store(tMax, hi);
+        for (; extreme; extreme &= extreme - 1)
+        {
+            const int lane = firstLane(extreme);
+            if (intersectLaneInDouble(r, tri, lane, lo[lane], hi[lane], cull, hit))
+                hit.mask |= 1 << lane;
+        }
+    }
 }
 } // namespace falcor::accel::FALCOR_ACCEL_ISA
