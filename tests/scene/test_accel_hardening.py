@@ -40,8 +40,7 @@ def test_non_finite_rays_are_rejected_naming_the_ray(argument, index, bad):
         with pytest.raises(falcor.RuntimeError, match=f"ray {index} can't be traced: the {what} is not finite"):
             query(origins, directions)
     good = np.float32([[0.3, 0.2, -5]])
-    with pytest.raises(falcor.RuntimeError, match="ray 0 can't be traced: the direction is zero"):
-        accel.closest_hit(good, np.zeros((1, 3), np.float32))
+    assert accel.closest_hit(good, np.zeros((1, 3), np.float32))["t"][0] == np.inf  # a zero direction just misses
     with pytest.raises(falcor.RuntimeError, match="t_min or t_max is NaN"):
         accel.closest_hit(good, np.float32([[0, 0, 1]]), t_max=np.nan)
 

@@ -292,8 +292,6 @@ const char* whyUntraceable(const Ray& ray)
         return "the origin is not finite";
     if (!isFinite(ray.dir))
         return "the direction is not finite";
-    if (ray.dir == float3(0.f))
-        return "the direction is zero";
     if (std::isnan(ray.tMin) || std::isnan(ray.tMax))
         return "t_min or t_max is NaN";
     return nullptr;

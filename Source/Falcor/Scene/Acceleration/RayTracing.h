@@ -21,8 +21,8 @@ struct Ray
     float tMax = std::numeric_limits<float>::infinity();
 };
 
-/// Why a ray can't be traced (a non-finite origin or direction, a zero direction, a NaN t
-/// bound), or nullptr if it can. Such rays miss (a NaN would otherwise pass every box test);
+/// Why a ray can't be traced (a non-finite origin or direction, a NaN t bound), or nullptr if
+/// it can (a zero direction can: it misses). Such rays miss (a NaN would otherwise pass every box test);
 /// APIs that take rays from users reject them with this reason.
 FALCOR_API const char* whyUntraceable(const Ray& ray);
 
