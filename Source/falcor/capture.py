@@ -121,12 +121,14 @@ def _linear_to_srgb(v: np.ndarray) -> np.ndarray:
 
 
 def _shape_channels(pixels: np.ndarray, count: int, channels: int) -> np.ndarray:
-    """(H, W, 4) texels of a `count`-channel format -> the channels a PNG of this mask holds."""
+    """(H, W, >= count) texels of a `count`-channel format -> a new array of the channels a PNG
+    of this mask holds: one channel for 1-channel formats, else RGB(A) with missing channels 0
+    (alpha 255)."""
     if count == 1:
-        return np.ascontiguousarray(pixels[..., :1])
-    out = pixels[..., :channels].copy()
-    if count == 2:
-        out[..., 2] = 0
+        return pixels[..., :1].copy()
+    out = np.zeros(pixels.shape[:2] + (channels,), np.uint8)
+    present = min(count, channels, pixels.shape[2])
+    out[..., :present] = pixels[..., :present]
     if channels == 4 and count < 4:
         out[..., 3] = 255
     return out
@@ -149,6 +151,10 @@ class AsyncWriter:
         self._lock = threading.Lock()
 
     def submit(self, path: Path, pixels: np.ndarray, ext: str) -> None:
+        """Queues `pixels` for writing; a view of texture memory is copied first (the texture
+        changes with the next frame while the file is still being encoded)."""
+        if not pixels.flags.owndata:
+            pixels = pixels.copy()
         self._raise_finished_errors()
         with self._lock:
             self._pending.append(self._executor.submit(write_output, path, pixels, ext))

@@ -229,3 +229,46 @@ def test_device_textures_and_buffers():
     assert t3.to_numpy().shape == (2, 4, 8, 2) and t3.depth == 2
     np.testing.assert_array_equal(t3.to_numpy(), data)
     assert d.limits.max_shader_visible_samplers > 0
+
+
+def _capturable_formats():
+    """Every ResourceFormat a texture can have on the CPU, except depth formats (not captured)."""
+    formats = []
+    for name, fmt in falcor.ResourceFormat.__members__.items():
+        try:
+            falcor.Texture(1, 1, fmt)
+        except falcor.RuntimeError:
+            continue  # block-compressed: no CPU texture can have it
+        formats.append(name)
+    return formats
+
+
+@pytest.mark.parametrize("fmt", _capturable_formats())
+def test_every_format_can_be_captured(tmp_path, fmt):
+    img = np.random.default_rng(2).random((4, 6, 4), dtype=np.float32)
+    m = falcor.Renderer(6, 4)
+    m.addGraph(source_graph("G", fmt, (TCF.RGB, TCF.RGBA, TCF.Red), img))
+    m.frameCapture.outputDir = tmp_path
+    m.renderFrame()
+    m.frameCapture.capture()
+    m.frameCapture.flush()
+    assert len(os.listdir(tmp_path)) == 3
+
+
+def test_captures_of_views_hold_their_own_frame(tmp_path):
+    """The background writer must not see later frames' pixels (R8Unorm captures were views)."""
+    frames = [np.full((4, 6, 4), v, np.float32) for v in (0.2, 0.6, 1.0)]
+    m = falcor.Renderer(6, 4)
+    g = source_graph("G", "R8Unorm", (TCF.RGB,), frames[0].copy())
+    m.addGraph(g)
+    m.frameCapture.outputDir = tmp_path
+    m.frameCapture.baseFilename = "f"
+    for i, frame in enumerate(frames):
+        ArraySource.images["G-R8Unorm"][...] = frame
+        m.clock.frame = i
+        m.renderFrame()
+        m.frameCapture.capture()
+    m.frameCapture.flush()
+    for i, frame in enumerate(frames):
+        got = np.asarray(Image.open(tmp_path / f"f.Out.dst.{i}.png"))
+        assert np.all(got == round(frame[0, 0, 0] * 255)), f"frame {i} holds {np.unique(got)}"
