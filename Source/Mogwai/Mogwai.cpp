@@ -13,16 +13,21 @@ std::filesystem::path executablePath(const char* argv0)
 {
     std::error_code ec;
     auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::filesystem::absolute(argv0) : p;
+    if (!ec)
+        return p;
+    p = std::filesystem::absolute(argv0, ec);
+    return ec ? std::filesystem::path(argv0) : p;
 }
 
-/// The interpreter of the environment this executable was installed into.
+/// The interpreter of the environment this executable was installed into. A candidate that
+/// can't be examined (no permission, a symlink loop) counts as absent.
 std::filesystem::path environmentPython(const std::filesystem::path& exe)
 {
     for (const char* name : {"python3", "python"})
     {
         auto candidate = exe.parent_path() / name;
-        if (std::filesystem::exists(candidate))
+        std::error_code ec;
+        if (std::filesystem::exists(candidate, ec))
             return candidate;
     }
     return {};

@@ -134,11 +134,18 @@ def _shape_channels(pixels: np.ndarray, count: int, channels: int) -> np.ndarray
     return out
 
 
+class CaptureWriteError(OSError):
+    """A capture file could not be written; names the file and the system's reason."""
+
+
 def write_output(path: Path, pixels: np.ndarray, ext: str) -> None:
-    if ext == "exr":
-        image_io.write_exr(path, pixels)
-    else:
-        image_io.write_png(path, pixels)
+    try:
+        if ext == "exr":
+            image_io.write_exr(path, pixels)
+        else:
+            image_io.write_png(path, pixels)
+    except OSError as e:
+        raise CaptureWriteError(e.errno, f"Frame capture can't write '{path}': {e.strerror or e}") from None
 
 
 class AsyncWriter:
@@ -163,11 +170,18 @@ class AsyncWriter:
         with self._lock:
             pending, self._pending = self._pending, []
         for f in pending:
-            f.result()
+            _result(f)
 
     def _raise_finished_errors(self):
         with self._lock:
             done = [f for f in self._pending if f.done()]
             self._pending = [f for f in self._pending if not f.done()]
         for f in done:
-            f.result()
+            _result(f)
+
+
+def _result(future: concurrent.futures.Future) -> None:
+    """A write's outcome; a failure is raised here without the writer thread's frames."""
+    error = future.exception()
+    if error is not None:
+        raise error.with_traceback(None)

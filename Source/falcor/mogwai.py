@@ -19,6 +19,8 @@ import sys
 import time
 import traceback
 
+from . import capture
+
 _GPU_ONLY_FLAGS = {
     "device_type": "--device-type", "gpu": "--gpu", "shadercache": "--shadercache", "debug_shaders": "--debug-shaders",
     "enable_debug_layer": "--enable-debug-layer", "precise": "--precise", "fullscreen": "--fullscreen",
@@ -108,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
             renderer.script(args.script)
         _main_loop(renderer)
         renderer.frameCapture.flush()
+    except capture.CaptureWriteError as e:  # not the script's fault: the message says it all
+        print(f"Error: {e.strerror}", file=sys.stderr)
+        return 1
     except Exception as e:
         _print_script_error(e, args.script)
         try:

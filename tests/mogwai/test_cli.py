@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_mogwai
+from helpers import mogwai_command, run_mogwai
 
 
 def script(tmp_path, body: str, name="s.py") -> Path:
@@ -144,3 +144,36 @@ def test_attributes_file(tmp_path):
     assert run_mogwai(["--script", str(s), "--attributes", str(attrs)]).returncode == 0
     attrs.write_text("{broken")
     assert run_mogwai(["--script", str(s), "--attributes", str(attrs)]).returncode == 1
+
+
+def test_unexaminable_interpreter_next_to_mogwai_does_not_abort(tmp_path):
+    """mogwai looks for the environment's python3/python beside itself; one it can't stat (here
+    a symlink loop) must count as absent instead of aborting with std::filesystem_error."""
+    import os
+    import shutil
+    import subprocess
+
+    exe = tmp_path / "mogwai"
+    shutil.copy(mogwai_command()[0], exe)
+    os.symlink("python3", tmp_path / "python3")  # ELOOP on stat
+    r = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=120)
+    assert r.returncode >= 0, f"mogwai died of signal {-r.returncode}: {r.stderr[-2000:]}"
+    assert "filesystem_error" not in r.stderr and "terminate called" not in r.stderr
+
+
+def test_capture_write_failure_is_one_clear_line(tmp_path):
+    (tmp_path / "blocker").write_text("a file, not a folder")
+    script = tmp_path / "capture.py"
+    script.write_text(textwrap.dedent(f"""
+        from falcor import *
+        g = RenderGraph("G")
+        g.create_pass("L", "ImageLoader", {{"filename": {str(Path(__file__).resolve().parents[2] / "Scenes/Images/Sunset.exr")!r}}})
+        g.mark_output("L.dst")
+        m.addGraph(g)
+        m.frameCapture.outputDir = "blocker/sub"
+        m.frameCapture.addFrames(g, [1])
+    """))
+    r = run_mogwai(["--script", str(script), "--headless"], cwd=tmp_path)
+    assert r.returncode == 1
+    assert "Error: Frame capture can't write 'blocker/sub/Mogwai.L.dst.1.png': Not a directory" in r.stderr
+    assert "Traceback" not in r.stderr

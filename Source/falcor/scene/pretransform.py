@@ -14,6 +14,7 @@ import copy
 import numpy as np
 
 from .animation import INVALID_ID
+from .transform import inverse
 
 F32 = np.float32
 
@@ -61,7 +62,7 @@ def _to_world(spec, m: np.ndarray):
         spec.front_face_cw = not spec.front_face_cw
     if np.array_equal(m, np.eye(4, dtype=F32)):
         return spec
-    inverse_transpose = np.linalg.inv(m.astype(np.float64)).T.astype(F32)
+    inverse_transpose = inverse(m).T.astype(F32)
     spec.positions = _transform_rows(m, spec.positions.astype(F32), True)
     spec.normals = _normalized(_transform_rows(inverse_transpose, spec.normals.astype(F32), False))
     tangents = spec.tangents.astype(F32).copy()

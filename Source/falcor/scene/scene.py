@@ -24,6 +24,7 @@ from .pretransform import pretransform_static_meshes
 from .render_settings import SceneRenderSettings
 from .scene_builder import SceneBuilder, SceneBuilderFlags, SceneLighting
 from .tangents import generate_tangents
+from .transform import inverse
 from .update_flags import SceneUpdateFlags
 
 _F = SceneUpdateFlags
@@ -107,7 +108,7 @@ def _apply_texture_transform(texcoords: np.ndarray, material: IMaterial) -> np.n
     m = material.textureTransform.matrix_array()
     if np.array_equal(m, np.eye(4)):
         return texcoords
-    inv = np.linalg.inv(m)
+    inv = inverse(m)
     return (texcoords.astype(np.float64) @ inv[:2, :2].T + inv[:2, 3]).astype(np.float32)
 
 

@@ -204,7 +204,12 @@ class SceneBuilder(SceneLighting):
         importer = importers.find_importer(resolved.suffix)
         if importer is None:
             raise importers.error(resolved, "Unknown file extension.")
-        importer(resolved, self, short_names)
+        try:
+            importer(resolved, self, short_names)
+        except (_ext.ImporterError, MemoryError):
+            raise
+        except Exception as e:  # an importer's own failure: still name the file
+            raise importers.error(resolved, f"{type(e).__name__}: {e}") from e
 
     def importSceneFromString(self, text: str, extension: str = "pyscene"):
         """Extension (Falcor's importFromMemory for pyscenes)."""

@@ -10,6 +10,16 @@ from . import rotation
 from ._enum import BoundEnum
 
 
+def inverse(m) -> np.ndarray:
+    """The inverse of a square matrix, in double precision; a singular one (a zero scale, which
+    glTF files use to hide objects) gets its pseudo-inverse, so what it flattens stays flat."""
+    m = np.asarray(m, np.float64)
+    try:
+        return np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        return np.linalg.pinv(m)
+
+
 class CompositionOrder(BoundEnum):
     """Order in which scaling, rotation and translation apply. SRT (the default): M = T·R·S."""
 

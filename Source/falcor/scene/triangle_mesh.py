@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import falcor_ext as _ext
 from ..math_types import float2, float3
-from .transform import Transform
+from .transform import Transform, inverse
 
 
 class TriangleMeshImportFlags(enum.IntFlag):
@@ -116,7 +116,7 @@ class TriangleMesh:
         self._flush()
         p = self._positions.astype(np.float64)
         self._positions = (p @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
-        n = self._normals.astype(np.float64) @ np.linalg.inv(m[:3, :3])  # inverse-transpose applied to rows
+        n = self._normals.astype(np.float64) @ inverse(m[:3, :3])  # inverse-transpose applied to rows
         lengths = np.linalg.norm(n, axis=1, keepdims=True)
         self._normals = np.divide(n, lengths, out=np.zeros_like(n), where=lengths > 0).astype(np.float32)
         if np.linalg.det(m[:3, :3]) < 0:

@@ -87,13 +87,18 @@ Image readRadianceHDR(const std::filesystem::path& path)
         res >> ay >> height >> ax >> width;
         FALCOR_CHECK(ay == "-Y" && ax == "+X" && width > 0 && height > 0, "unsupported resolution line '", line, "'");
 
+        FALCOR_CHECK(width <= Texture::kMaxDimension && height <= Texture::kMaxDimension, "its size ", width, "x", height,
+                     " exceeds the limit of ", Texture::kMaxDimension, " pixels per dimension");
+        // The pixels grow with the scanlines read, so a header declaring more than the file holds
+        // fails at the first missing scanline, not after allocating the declared size.
         Image img{uint32_t(width), uint32_t(height), ResourceFormat::RGB32Float, {}};
-        img.data.resize(size_t(width) * height * 12);
+        const size_t rowBytes = size_t(width) * 12;
         std::vector<uint8_t> rgbe(size_t(width) * 4);
-        float* out = reinterpret_cast<float*>(img.data.data());
         for (long y = 0; y < height; ++y)
         {
             readScanline(in, rgbe.data(), uint32_t(width), path);
+            img.data.resize(img.data.size() + rowBytes);
+            float* out = reinterpret_cast<float*>(img.data.data() + y * rowBytes);
             for (long x = 0; x < width; ++x, out += 3)
             {
                 const uint8_t* p = &rgbe[4 * x];

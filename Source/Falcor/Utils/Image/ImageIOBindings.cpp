@@ -51,7 +51,8 @@ void registerImageIOBindings(py::module_& m)
             }
             catch (py::error_already_set& e)
             {
-                throw ImporterError(concat("Failed to read image '", path.string(), "': ", e.what()));
+                // The exception's own words; e.what() would append a binding-layer traceback.
+                throw ImporterError(concat("Failed to read image '", path.string(), "': ", std::string(py::str(e.value()))));
             }
             py::array data = py::array::ensure(result[0], py::array::c_style);
             Image img;

@@ -153,6 +153,12 @@ def name_says_double_sided(material_name: str) -> bool:
 # --- geometry helpers ---------------------------------------------------------------------------
 
 
+def check_indices(path, indices: np.ndarray, vertex_count: int) -> None:
+    """Raises an ImporterError naming the file if a triangle refers to a vertex that does not exist."""
+    if len(indices) and int(indices.max()) >= vertex_count:
+        raise error(path, f"vertex index {int(indices.max())} is out of range (the mesh has {vertex_count} vertices)")
+
+
 def flat_shaded(positions, indices, texcoords=None):
     """Unshares every triangle corner and gives it its face normal (for meshes stored without normals).
 

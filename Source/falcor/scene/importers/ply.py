@@ -31,6 +31,7 @@ def load_ply(path) -> ir.ImportedScene:
         raise error(path, "the file holds no faces (point clouds are not supported)")
     positions = np.asarray(loaded["vertices"], np.float32)
     indices = trimesh.geometry.triangulate_quads(faces, dtype=np.uint32)
+    ir.check_indices(path, indices, len(positions))
     texcoords = getattr(loaded.get("visual"), "uv", None)
     if texcoords is not None:
         texcoords = np.column_stack([texcoords[:, 0], 1.0 - texcoords[:, 1]]).astype(np.float32)
