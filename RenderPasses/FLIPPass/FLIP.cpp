@@ -2,6 +2,7 @@
 #include "ColorSpaces.h"
 #include "Core/ThreadPool.h"
 #include <algorithm>
+#include "Core/Error.h"
 #include <cmath>
 #include <numbers>
 
@@ -29,6 +30,8 @@ struct CSFParameters
 constexpr CSFParameters kAchromaticCSF{1.f, 0.0047f, 0.f, 1e-5f};
 constexpr CSFParameters kRedGreenCSF{1.f, 0.0053f, 0.f, 1e-5f};
 constexpr CSFParameters kBlueYellowCSF{34.1f, 0.04f, 13.5f, 0.025f};
+
+constexpr int kMaxFilterRadius = 256;
 
 /// Filter radius in pixels: three standard deviations of the widest CSF Gaussian (b = 0.04). It
 /// also bounds the feature detectors, which use the same window (as Falcor does).
@@ -168,7 +171,12 @@ Plane<float2> zip(const Plane<float>& x, const Plane<float>& y)
 float pixelsPerDegree(uint32_t monitorWidthPixels, float monitorWidthMeters, float monitorDistanceMeters)
 {
     // Pixels per meter times the length one degree subtends at the viewing distance (small-angle).
-    return monitorDistanceMeters * (float(monitorWidthPixels) / monitorWidthMeters) * (kPi / 180.f);
+    const float ppd = monitorDistanceMeters * (float(monitorWidthPixels) / monitorWidthMeters) * (kPi / 180.f);
+    // Non-positive values leave the filters empty; huge ones make them wider than any image.
+    FALCOR_CHECK(std::isfinite(ppd) && ppd > 0.f && filterRadius(ppd) <= kMaxFilterRadius, "FLIP: a monitor ", monitorWidthPixels,
+                 " pixels and ", monitorWidthMeters, " m wide seen from ", monitorDistanceMeters, " m gives ", ppd,
+                 " pixels per degree; FLIP needs a positive value whose filters stay within ", kMaxFilterRadius, " pixels.");
+    return ppd;
 }
 
 Plane<float> SeparableFilter::apply(const Plane<float>& image) const

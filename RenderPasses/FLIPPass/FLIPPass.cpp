@@ -61,6 +61,8 @@ const std::string kNumExposures = "numExposures";
 const std::string kMonitorWidthPixels = "monitorWidthPixels";
 const std::string kMonitorWidthMeters = "monitorWidthMeters";
 const std::string kMonitorDistanceMeters = "monitorDistanceMeters";
+/// HDR-FLIP evaluates one LDR-FLIP per exposure; Falcor's default picks a handful.
+constexpr uint32_t kMaxExposures = 256;
 const std::string kComputePooledFLIPValues = "computePooledFLIPValues";
 const std::string kUseRealMonitorInfo = "useRealMonitorInfo";
 
@@ -164,6 +166,9 @@ public:
             else
                 warnUnknownProperty(key);
         }
+        flip::pixelsPerDegree(mMonitorWidthPixels, mMonitorWidthMeters, mMonitorDistanceMeters); // Validates them.
+        FALCOR_CHECK(mNumExposures <= kMaxExposures, "FLIPPass: '", kNumExposures, "' = ", mNumExposures, " is out of range [2, ",
+                     kMaxExposures, "].");
         if (mUseRealMonitorInfo)
             logWarningOnce("FLIPPass: 'useRealMonitorInfo' is ignored: there is no display to query on this headless CPU renderer. "
                            "FLIP uses 'monitorWidthPixels', 'monitorWidthMeters' and 'monitorDistanceMeters' instead.");

@@ -11,6 +11,8 @@ const std::string kSrc = "src";
 const std::string kDst = "dst";
 
 const std::string kKernelWidth = "kernelWidth";
+/// Taps per direction; Falcor bounds it only by what its shader compiler accepts.
+constexpr uint32_t kMaxKernelWidth = 255;
 const std::string kSigma = "sigma";
 
 /// Falcor's tap weights: the 2D Gaussian density at distance i from the center, divided by
@@ -69,6 +71,8 @@ GaussianBlur::GaussianBlur(const Properties& props)
 
 void GaussianBlur::setKernel(uint32_t kernelWidth, float sigma)
 {
+    FALCOR_CHECK(kernelWidth >= 1 && kernelWidth <= kMaxKernelWidth, "GaussianBlur: 'kernelWidth' = ", kernelWidth,
+                 " is out of range [1, ", kMaxKernelWidth, "].");
     kernelWidth |= 1; // A symmetric kernel needs an odd number of taps.
     mWeights = gaussianWeights(kernelWidth, sigma); // Throws before anything changes.
     mKernelWidth = kernelWidth;

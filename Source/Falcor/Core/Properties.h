@@ -3,6 +3,8 @@
 #include "Utils/Math/Vector.h"
 #include <cstdint>
 #include <filesystem>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -73,6 +75,14 @@ public:
 
 private:
     void expect(Type t, const std::string& key, const char* what) const;
+    /// Throws unless `value` (finite) lies in the range of the integer type T.
+    template<typename T>
+    static void checkRange(const std::string& key, double value, const std::string& text)
+    {
+        constexpr double lo = double(std::numeric_limits<T>::min()), hi = double(std::numeric_limits<T>::max());
+        FALCOR_CHECK(std::isfinite(value) && value >= lo && value <= hi, "Property '", key, "' = ", text, " is out of range [",
+                     int64_t(std::numeric_limits<T>::min()), ", ", uint64_t(std::numeric_limits<T>::max()), "].");
+    }
     std::variant<std::monostate, bool, int64_t, uint64_t, double, std::string, std::shared_ptr<Array>,
                  std::shared_ptr<Object>>
         mValue;
@@ -141,19 +151,32 @@ T PropertyValue::as(const std::string& key) const
     else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
     {
         FALCOR_CHECK(type() == Type::Int || type() == Type::UInt, "Property '", key, "' is not an integer.");
+        if (type() == Type::UInt)
+            checkRange<T>(key, double(getUInt()), toString());
+        else
+            checkRange<T>(key, double(getInt()), toString());
         return T(type() == Type::Int ? getInt() : int64_t(getUInt()));
     }
     else if constexpr (std::is_integral_v<T>)
     {
-        // Falcor applies no type check for unsigned options, just a numeric conversion.
+        // Falcor applies no type check for unsigned options, just a numeric conversion (which
+        // must not wrap: a negative or huge value would become some unrelated size).
         FALCOR_CHECK(isNumber(), "Property '", key, "' is not a number.");
         if (type() == Type::Int && getInt() < 0)
             throwError("Property '", key, "' must not be negative.");
-        return T(type() == Type::UInt ? getUInt() : uint64_t(toDouble()));
+        if (type() == Type::UInt)
+        {
+            FALCOR_CHECK(getUInt() <= std::numeric_limits<T>::max(), "Property '", key, "' = ", toString(), " is out of range [0, ",
+                         uint64_t(std::numeric_limits<T>::max()), "].");
+            return T(getUInt());
+        }
+        checkRange<T>(key, toDouble(), toString());
+        return T(uint64_t(toDouble()));
     }
     else if constexpr (std::is_floating_point_v<T>)
     {
         FALCOR_CHECK(isNumber(), "Property '", key, "' is not a number.");
+        FALCOR_CHECK(std::isfinite(toDouble()), "Property '", key, "' must be a finite number, not ", toString(), ".");
         return T(toDouble());
     }
     else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::filesystem::path>)

@@ -24,6 +24,19 @@ auto withoutGil(F&& f)
     return f();
 }
 
+/// A pass's properties from a Python dict; a value that can't be converted raises naming the pass.
+Properties passProperties(const py::object& dict, const std::string& passName, const std::string& passType)
+{
+    try
+    {
+        return toProperties(dict);
+    }
+    catch (const RuntimeError& e)
+    {
+        throwError("Can't create pass '", passName, "' (", passType, "): ", e.what());
+    }
+}
+
 /// Binds a method under Falcor's camelCase name and its snake_case name.
 template<typename Class, typename F, typename... Extra>
 void defBoth(Class& cls, const char* camel, const char* snake, F&& f, const Extra&... extra)
@@ -37,7 +50,7 @@ void registerRenderGraphBindings(py::module_& m)
 {
     // Falcor allows this only inside Mogwai or a graph file; here it works anywhere (extension).
     m.def("createPass", [](const std::string& type, const py::object& dict) {
-        return PluginRegistry::get().createRenderPass(type, toProperties(dict));
+        return PluginRegistry::get().createRenderPass(type, passProperties(dict, "", type));
     }, "type"_a, "dict"_a = py::dict(), "Creates a render pass of a registered type (not added to any graph).");
 
     py::classh<RenderGraph> graph(m, "RenderGraph");
@@ -46,7 +59,7 @@ void registerRenderGraphBindings(py::module_& m)
                        [](RenderGraph& g, std::string name) { withoutGil([&] { g.setName(std::move(name)); return 0; }); });
 
     auto createPass = [](RenderGraph& g, const std::string& passName, const std::string& passType, const py::object& dict) {
-        Properties props = toProperties(dict);
+        Properties props = passProperties(dict, passName, passType);
         return withoutGil([&] { return g.createPass(passName, passType, props); });
     };
     graph.def("createPass", createPass, "passName"_a, "passType"_a, "dict"_a = py::dict());
@@ -54,7 +67,7 @@ void registerRenderGraphBindings(py::module_& m)
     graph.def("addPass", &RenderGraph::addPass, "pass_"_a, "name"_a, WithoutGil());
     defBoth(graph, "removePass", "remove_pass", &RenderGraph::removePass, "name"_a, WithoutGil());
     defBoth(graph, "updatePass", "update_pass", [](RenderGraph& g, const std::string& name, const py::object& dict) {
-        Properties props = toProperties(dict);
+        Properties props = passProperties(dict, name, "update");
         withoutGil([&] { g.updatePass(name, props); return 0; });
     }, "name"_a, "dict"_a);
     defBoth(graph, "addEdge", "add_edge", &RenderGraph::addEdge, "src"_a, "dst"_a, WithoutGil());

@@ -2,6 +2,7 @@
 #include "Core/ThreadPool.h"
 #include "Scene/Acceleration/RayTracing.h"
 #include <pybind11/numpy.h>
+#include <atomic>
 #include <mutex>
 #include <shared_mutex>
 
@@ -151,10 +152,34 @@ struct TriangleAccel
         b.count = size_t(b.origins.shape(0));
         for (const FloatArray* a : {&b.tMin, &b.tMax})
             FALCOR_CHECK(a->size() == 1 || size_t(a->size()) == b.count, "TriangleAccel: t_min and t_max must be scalars or have shape (K,).");
-        for (size_t i = 0; i < b.count; ++i)
-            if (const char* why = whyUntraceable(b.ray(i)))
-                throwError("TriangleAccel: ray ", i, " can't be traced: ", why, ".");
         return b;
+    }
+
+    /// Traces every ray of the batch on the pool; `trace(i, ray)` stores ray i's result. Rays
+    /// that can't be traced are found in the same pass (they miss there) and reported after it,
+    /// naming the first, so checking costs no extra sweep over the rays.
+    template<typename Trace>
+    static void traceBatch(const RayBatch& batch, Trace&& trace)
+    {
+        std::atomic<size_t> firstBad{batch.count};
+        {
+            py::gil_scoped_release release;
+            parallelFor(batch.count, kRayChunk, [&](size_t b, size_t e) {
+                for (size_t i = b; i < e; ++i)
+                {
+                    const Ray ray = batch.ray(i);
+                    if (!isTraceable(ray))
+                    {
+                        for (size_t seen = firstBad.load(); i < seen && !firstBad.compare_exchange_weak(seen, i);)
+                            ;
+                        continue;
+                    }
+                    trace(i, ray);
+                }
+            });
+        }
+        if (size_t i = firstBad.load(); i < batch.count)
+            throwError("TriangleAccel: ray ", i, " can't be traced: ", whyUntraceable(batch.ray(i)), ".");
     }
 
     std::unique_ptr<MaskAlphaTest> makeAlphaTest(const py::object& alphaMask) const
@@ -189,20 +214,14 @@ struct TriangleAccel
         float* bp = bary.mutable_data();
         uint32_t* ip = inst.mutable_data();
         uint32_t* pp = prim.mutable_data();
-        {
-            py::gil_scoped_release release;
-            parallelFor(batch.count, kRayChunk, [&](size_t b, size_t e) {
-                for (size_t i = b; i < e; ++i)
-                {
-                    TriangleHit h = accel.closestHit(batch.ray(i), mode, alpha.get());
-                    tp[i] = h.t;
-                    ip[i] = h.instanceID;
-                    pp[i] = h.primitiveIndex;
-                    bp[2 * i] = h.barycentrics.x();
-                    bp[2 * i + 1] = h.barycentrics.y();
-                }
-            });
-        }
+        traceBatch(batch, [&](size_t i, const Ray& ray) {
+            TriangleHit h = accel.closestHit(ray, mode, alpha.get());
+            tp[i] = h.t;
+            ip[i] = h.instanceID;
+            pp[i] = h.primitiveIndex;
+            bp[2 * i] = h.barycentrics.x();
+            bp[2 * i + 1] = h.barycentrics.y();
+        });
         return py::dict("t"_a = t, "instance_id"_a = inst, "primitive_index"_a = prim, "barycentrics"_a = bary);
     }
 
@@ -215,13 +234,7 @@ struct TriangleAccel
         auto alpha = makeAlphaTest(alphaMask);
         py::array_t<bool> hit(py::ssize_t(batch.count));
         bool* hp = hit.mutable_data();
-        {
-            py::gil_scoped_release release;
-            parallelFor(batch.count, kRayChunk, [&](size_t b, size_t e) {
-                for (size_t i = b; i < e; ++i)
-                    hp[i] = accel.anyHit(batch.ray(i), mode, alpha.get());
-            });
-        }
+        traceBatch(batch, [&](size_t i, const Ray& ray) { hp[i] = accel.anyHit(ray, mode, alpha.get()); });
         return hit;
     }
 };

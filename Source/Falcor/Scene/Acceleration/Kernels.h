@@ -43,6 +43,9 @@ struct BlasQuery
     const AlphaTest* alphaTest; ///< Null for opaque meshes.
     uint32_t instanceID;
     bool anyHit;
+    /// Single-precision products may overflow or underflow (coordinates far from 1, see
+    /// SceneAccel): the triangle test then redoes such lanes in double.
+    bool extremeCoordinates;
 };
 
 /// Searches a mesh for hits that precede `best` (smaller t; ties to the lower instance, then

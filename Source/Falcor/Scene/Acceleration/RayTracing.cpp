@@ -75,6 +75,11 @@ bool isFinite(const float3& v)
     return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
 }
 
+float maxAbs(const float3& v)
+{
+    return std::max({std::abs(v.x()), std::abs(v.y()), std::abs(v.z())});
+}
+
 bool isMirroring(const float4x4& m)
 {
     float3 x{m[0][0], m[1][0], m[2][0]}, y{m[0][1], m[1][1], m[2][1]}, z{m[0][2], m[1][2], m[2][2]};
@@ -95,6 +100,32 @@ AABB transformBounds(const float4x4& m, const AABB& b)
         out.include(transformPoint(m, float3{(i & 1) ? b.maxPoint.x() : b.minPoint.x(), (i & 2) ? b.maxPoint.y() : b.minPoint.y(),
                                              (i & 4) ? b.maxPoint.z() : b.minPoint.z()}));
     return out;
+}
+
+/// Beyond this |coordinate| (of vertices or ray origins), products in the single-precision
+/// triangle test can overflow: from 3e12 on they did.
+constexpr float kLargeCoordinate = 1e11f;
+/// Below this triangle area (twice the area, |cross product|), the test's determinant can
+/// underflow: at 1e-14 scale it did.
+constexpr double kTinyDoubleArea = 1e-24;
+
+/// Whether single-precision intersection may overflow or underflow on this mesh (then the
+/// kernels check each result and redo doubtful ones in double; ordinary meshes skip that).
+bool hasExtremeCoordinates(const MeshGeometry& g, const AABB& bounds)
+{
+    if (bounds.valid() && std::max(maxAbs(bounds.minPoint), maxAbs(bounds.maxPoint)) > kLargeCoordinate)
+        return true;
+    for (const uint3& tri : g.triangles)
+    {
+        const float3 &a = g.positions[tri[0]], &b = g.positions[tri[1]], &c = g.positions[tri[2]];
+        const double e1[3] = {double(b.x()) - a.x(), double(b.y()) - a.y(), double(b.z()) - a.z()};
+        const double e2[3] = {double(c.x()) - a.x(), double(c.y()) - a.y(), double(c.z()) - a.z()};
+        const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        const double area2 = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (area2 > 0 && area2 < kTinyDoubleArea)
+            return true;
+    }
+    return false;
 }
 
 /// Packs the triangles of a binary leaf (at most 4) into a Triangle4, repeating the last one.
@@ -122,6 +153,7 @@ struct SceneAccel::Impl
         size_t triangleCount = 0;
         bool opaque = true;
         AABB bounds;
+        bool extremeCoordinates = false; ///< See hasExtremeCoordinates.
     };
     struct Instance
     {
@@ -129,6 +161,9 @@ struct SceneAccel::Impl
         float4x4 objectToWorld;
         float3x4 worldToObject;
         bool invertible = true; ///< A singular transform flattens the mesh: nothing to hit.
+        /// Rays whose largest |component| stays below this are ordinary in object space too:
+        /// finite, with an origin below kLargeCoordinate. Larger ones are checked after the transform.
+        float ordinaryRayMagnitude = 0.f;
         bool frontFaceCW = false;
         bool mirrored = false;
         AABB worldBounds;
@@ -150,6 +185,7 @@ struct SceneAccel::Impl
         std::vector<AABB> boxes = triangleBounds(g, parallel);
         for (const AABB& b : boxes)
             mesh.bounds.include(b);
+        mesh.extremeCoordinates = hasExtremeCoordinates(g, mesh.bounds);
         BinaryBVH binary = buildBinaryBVH(boxes, {4, parallel});
         std::vector<std::span<const uint32_t>> leaves;
         mesh.bvh = collapseToWide(binary, [&](const BinaryNode& leaf) {
@@ -218,6 +254,14 @@ struct SceneAccel::Impl
         inst.objectToWorld = m;
         inst.invertible = invertAffine(m, inst.worldToObject);
         inst.mirrored = isMirroring(m);
+        float linear = 0.f, translation = 0.f;
+        for (int r = 0; r < 3; ++r)
+        {
+            for (int c = 0; c < 3; ++c)
+                linear = std::max(linear, std::abs(inst.worldToObject[r][c]));
+            translation = std::max(translation, std::abs(inst.worldToObject[r][3]));
+        }
+        inst.ordinaryRayMagnitude = std::max(0.f, (kLargeCoordinate - translation) / (3.f * linear + 1e-30f));
     }
 
     /// Which determinant sign the cull mode rejects in the instance's object space. Positive
@@ -233,17 +277,18 @@ struct SceneAccel::Impl
     }
 
     /// Searches one instance for hits closer than `best`; returns true when an any-hit search may stop.
-    bool traceInstance(uint32_t instanceID, const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit,
-                       TriangleHit& best) const
+    bool traceInstance(uint32_t instanceID, const Ray& ray, float rayMagnitude, RayCullMode cull, const AlphaTest* alphaTest,
+                       bool anyHit, TriangleHit& best) const
     {
         const Instance& inst = instances[instanceID];
         const Mesh& mesh = meshes[inst.meshID];
         float3 o = mul(inst.worldToObject, float4{ray.origin.x(), ray.origin.y(), ray.origin.z(), 1.f});
         float3 d = mul(inst.worldToObject, float4{ray.dir.x(), ray.dir.y(), ray.dir.z(), 0.f});
-        if (d == float3(0.f) || !isFinite(o) || !isFinite(d)) // Out of float range in this instance's space.
-            return false;
+        const bool ordinary = rayMagnitude <= inst.ordinaryRayMagnitude;
+        if (d == float3(0.f) || (!ordinary && !(isFinite(o) && isFinite(d))))
+            return false; // Out of float range in this instance's space.
         BlasQuery query{&mesh.bvh, mesh.triangles.data(), o, d, ray.tMin, cullSign(inst, cull), mesh.opaque ? nullptr : alphaTest,
-                        instanceID, anyHit};
+                        instanceID, anyHit, mesh.extremeCoordinates || !ordinary};
         return gTraceBlas.load(std::memory_order_relaxed)(query, best);
     }
 
@@ -252,12 +297,16 @@ struct SceneAccel::Impl
     {
         const Impl& impl;
         const Ray& ray;
+        float rayMagnitude;
         RayCullMode cull;
         const AlphaTest* alphaTest;
         bool anyHit;
         TriangleHit& best;
         void prefetch(uint32_t) const {}
-        bool intersect(uint32_t instanceID) const { return impl.traceInstance(instanceID, ray, cull, alphaTest, anyHit, best); }
+        bool intersect(uint32_t instanceID) const
+        {
+            return impl.traceInstance(instanceID, ray, rayMagnitude, cull, alphaTest, anyHit, best);
+        }
     };
 
     /// Absolute t slack of top-level culling: hits in different instances are found in their own
@@ -272,10 +321,11 @@ struct SceneAccel::Impl
     TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit) const
     {
         TriangleHit best;
-        if (!(ray.tMin <= ray.tMax) || whyUntraceable(ray))
+        if (!(ray.tMin <= ray.tMax) || !isTraceable(ray))
             return best;
         best.t = ray.tMax;
-        InstanceLeaves leaves{*this, ray, cull, alphaTest, anyHit, best};
+        const float rayMagnitude = std::max(maxAbs(ray.origin), maxAbs(ray.dir));
+        InstanceLeaves leaves{*this, ray, rayMagnitude, cull, alphaTest, anyHit, best};
         if (isLeafRef(tlas.root) && tlas.root != kEmptyRef) // One instance: no top-level box to test.
             leaves.intersect(leafPayload(tlas.root));
         else
@@ -288,6 +338,8 @@ struct SceneAccel::Impl
 
 const char* whyUntraceable(const Ray& ray)
 {
+    if (isTraceable(ray))
+        return nullptr;
     if (!isFinite(ray.origin))
         return "the origin is not finite";
     if (!isFinite(ray.dir))

@@ -26,6 +26,15 @@ struct Ray
 /// APIs that take rays from users reject them with this reason.
 FALCOR_API const char* whyUntraceable(const Ray& ray);
 
+/// The fast test behind whyUntraceable: x - x is 0 for finite x, NaN for infinities and NaN.
+inline bool isTraceable(const Ray& ray)
+{
+    const float3& o = ray.origin;
+    const float3& d = ray.dir;
+    const float zero = (o.x() - o.x()) + (o.y() - o.y()) + (o.z() - o.z()) + (d.x() - d.x()) + (d.y() - d.y()) + (d.z() - d.z());
+    return zero == 0.f && ray.tMin == ray.tMin && ray.tMax == ray.tMax;
+}
+
 /// A hit on a triangle: which instance and triangle, where on it, and how far along the ray.
 /// Barycentrics (u, v) weight vertices 1 and 2: p = (1-u-v)·p0 + u·p1 + v·p2 (DXR convention).
 struct TriangleHit

@@ -34,6 +34,7 @@ inline vfloat4 operator*(vfloat4 a, vfloat4 b) { return {_mm_mul_ps(a.v, b.v)}; 
 inline vfloat4 operator/(vfloat4 a, vfloat4 b) { return {_mm_div_ps(a.v, b.v)}; }
 inline vfloat4 min(vfloat4 a, vfloat4 b) { return {_mm_min_ps(a.v, b.v)}; }
 inline vfloat4 max(vfloat4 a, vfloat4 b) { return {_mm_max_ps(a.v, b.v)}; }
+inline vfloat4 abs(vfloat4 a) { return {_mm_andnot_ps(_mm_set1_ps(-0.f), a.v)}; }
 inline vbool4 operator<(vfloat4 a, vfloat4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
 inline vbool4 operator>(vfloat4 a, vfloat4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
 inline vbool4 operator<=(vfloat4 a, vfloat4 b) { return {_mm_cmple_ps(a.v, b.v)}; }

@@ -169,7 +169,7 @@ inline bool TriangleLeaves::intersect(uint32_t block) const
 {
     const Triangle4& tri = query.triangles[block];
     Hit4 hit;
-    FALCOR_ACCEL_ISA::intersect(ray, tri, tMin, splat4(best.t), query.cull, hit);
+    FALCOR_ACCEL_ISA::intersect(ray, tri, tMin, splat4(best.t), query.cull, query.extremeCoordinates, hit);
     for (int lanes = hit.mask; lanes; lanes &= lanes - 1)
     {
         int lane = firstLane(lanes);

@@ -81,9 +81,27 @@ inline bool intersectLaneInDouble(const ShearedRay& r, const Triangle4& tri, int
     return std::isfinite(t) && t >= tMin && t <= tMax;
 }
 
+/// Redoes the `extreme` lanes of a test in double precision (kept out of line: rare, and the
+/// common path must stay small enough to be inlined into traversal).
+[[gnu::noinline, gnu::cold]] inline void redoLanesInDouble(const ShearedRay& r, const Triangle4& tri, int extreme, vfloat4 tMin,
+                                                         vfloat4 tMax, CullSign cull, Hit4& hit)
+{
+    alignas(16) float lo[4], hi[4];
+    store(tMin, lo), store(tMax, hi);
+    for (; extreme; extreme &= extreme - 1)
+    {
+        const int lane = firstLane(extreme);
+        if (intersectLaneInDouble(r, tri, lane, lo[lane], hi[lane], cull, hit))
+            hit.mask |= 1 << lane;
+    }
+}
+
 /// Tests four triangles at once; lanes hit when the ray crosses the triangle (edges and
 /// vertices included), the determinant is non-zero and passes culling, and tMin <= t <= tMax.
-inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, vfloat4 tMax, CullSign cull, Hit4& hit)
+/// With `extremeCoordinates`, lanes whose single-precision result can't be trusted are redone
+/// in double.
+inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, vfloat4 tMax, CullSign cull, bool extremeCoordinates,
+                      Hit4& hit)
 {
     auto row = [&](int vertex, int axis) { return load4(tri.v[vertex][axis]); };
     vfloat4 az = row(0, r.kz) - r.oz, bz = row(1, r.kz) - r.oz, cz = row(2, r.kz) - r.oz;
@@ -108,12 +126,15 @@ inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, v
         valid = valid & (det < zero);
     else if (cull == CullSign::Negative)
         valid = valid & (det > zero);
-    vfloat4 numerator = e0 * az + e1 * bz + e2 * cz;
-    vfloat4 t = numerator * r.sz / det;
-    // Single precision is exact enough while the determinant and t's numerator stay far from
-    // overflow and underflow; NaN fails every comparison, so such lanes are redone in double.
-    auto inRange = [&](vfloat4 v) { vfloat4 a = max(v, zero - v); return (a >= splat4(1e-30f)) & (a <= splat4(1e30f)); };
-    int extreme = ~mask(inRange(det) & (inRange(numerator) | (numerator == zero)) & (max(t, zero - t) <= splat4(3e38f))) & 0xF;
+    vfloat4 t = (e0 * az + e1 * bz + e2 * cz) * r.sz / det;
+    // Single precision is exact enough while the determinant stays far from overflow and
+    // underflow and t is finite; NaN fails every comparison, so such lanes are redone in double.
+    int extreme = 0;
+    if (extremeCoordinates)
+    {
+        vfloat4 absDet = abs(det);
+        extreme = ~mask((absDet >= splat4(1e-30f)) & (absDet <= splat4(1e30f)) & (abs(t) <= splat4(3e38f))) & 0xF;
+    }
     if (!mask(valid) && !extreme)
     {
         hit.mask = 0;
@@ -125,15 +146,6 @@ inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, v
     store(e2, hit.e2);
     store(det, hit.det);
     if (extreme)
-    {
-        alignas(16) float lo[4], hi[4];
-        store(tMin, lo), store(tMax, hi);
-        for (; extreme; extreme &= extreme - 1)
-        {
-            const int lane = firstLane(extreme);
-            if (intersectLaneInDouble(r, tri, lane, lo[lane], hi[lane], cull, hit))
-                hit.mask |= 1 << lane;
-        }
-    }
+        redoLanesInDouble(r, tri, extreme, tMin, tMax, cull, hit);
 }
 } // namespace falcor::accel::FALCOR_ACCEL_ISA
