@@ -1,6 +1,7 @@
 // Entry point of the `falcor_ext` extension module. The `falcor` package re-exports it.
 #include "Core/Logger.h"
 #include "Core/PythonHelpers.h"
+#include <cstring>
 
 namespace falcor::python
 {
@@ -12,6 +13,18 @@ void registerImageIOBindings(py::module_& m);
 void registerSceneBindings(py::module_& m);
 void registerAccelBindings(py::module_& m);
 } // namespace falcor::python
+
+namespace
+{
+/// Raises `type` with a C++ error message; bytes that aren't UTF-8 (a corrupt file's header
+/// echoed in the message) are shown escaped rather than making the error itself fail.
+void setError(pybind11::handle type, const char* message)
+{
+    pybind11::object text = pybind11::reinterpret_steal<pybind11::object>(
+        PyUnicode_DecodeUTF8(message, Py_ssize_t(std::strlen(message)), "backslashreplace"));
+    PyErr_SetObject(type.ptr(), text.ptr());
+}
+} // namespace
 
 PYBIND11_MODULE(falcor_ext, m)
 {
@@ -33,15 +46,15 @@ PYBIND11_MODULE(falcor_ext, m)
         }
         catch (const ImporterError& e)
         {
-            py::set_error(importerError, e.what());
+            setError(importerError, e.what());
         }
         catch (const OutOfMemoryError& e)
         {
-            py::set_error(outOfMemoryError, e.what());
+            setError(outOfMemoryError, e.what());
         }
         catch (const RuntimeError& e)
         {
-            py::set_error(runtimeError, e.what());
+            setError(runtimeError, e.what());
         }
     });
 
