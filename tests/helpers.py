@@ -126,9 +126,14 @@ def run_mogwai(args: list[str], cwd=None, env=None, timeout: float = 120):
                           env={**os.environ, **(env or {})}, timeout=timeout)
 
 
-def run_python(code: str, env=None, timeout: float = 300):
+def run_python(code: str, env=None, timeout: float = 300, memory_limit: int | None = None):
     """Runs `code` in a fresh interpreter (with tests/ importable): a crash there fails the test
-    that called it instead of ending the test run. Returns the CompletedProcess (text output)."""
+    that called it instead of ending the test run. Returns the CompletedProcess (text output).
+
+    `memory_limit` (bytes) makes an unbounded allocation in the child fail instead of exhausting
+    the machine: an address-space limit, or under AddressSanitizer (which reserves terabytes of
+    address space for itself) its largest-allocation option, with failed allocations throwing.
+    """
     import os
     import subprocess
     import sys
@@ -136,5 +141,10 @@ def run_python(code: str, env=None, timeout: float = 300):
 
     tests = os.path.dirname(os.path.abspath(__file__))
     path = os.pathsep.join(p for p in [tests, os.environ.get("PYTHONPATH", "")] if p)
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONPATH": path, **(env or {})})
+    env = {**os.environ, "PYTHONPATH": path, **(env or {})}
+    code = textwrap.dedent(code)
+    if memory_limit and "libasan" in env.get("LD_PRELOAD", ""):
+        env["ASAN_OPTIONS"] = f"{env.get('ASAN_OPTIONS', '')}:max_allocation_size_mb={memory_limit >> 20}:allocator_may_return_null=1"
+    elif memory_limit:
+        code = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n" + code
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env)

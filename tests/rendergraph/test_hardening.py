@@ -471,3 +471,10 @@ def test_memory_budget_refuses_compile():
 def test_default_memory_budget_is_half_the_physical_memory():
     import os
     assert falcor.RenderGraph("B").memory_budget == os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+
+
+def test_thread_count_is_bounded():
+    before = falcor.get_thread_count()
+    with pytest.raises(falcor.RuntimeError, match="1000000 threads is more than the limit of 1024"):
+        falcor.set_thread_count(1_000_000)
+    assert falcor.get_thread_count() == before

@@ -141,6 +141,8 @@ void registerCoreBindings(py::module_& m)
     m.def("get_thread_count", [] { return ThreadPool::get().getThreadCount(); },
           "Number of threads the engine renders with (FALCOR_NUM_THREADS, else all cores).");
     m.def("set_thread_count", [](uint32_t n) {
+        FALCOR_CHECK(n <= ThreadPool::kMaxThreadCount, "set_thread_count: ", n, " threads is more than the limit of ",
+                     ThreadPool::kMaxThreadCount, ".");
         py::gil_scoped_release release;
         ThreadPool::get().setThreadCount(n);
     }, "count"_a, "Sets the number of render threads. Images are bit-identical for any count.");

@@ -20,7 +20,7 @@ uint32_t defaultThreadCount()
     {
         int n = std::atoi(env);
         if (n > 0)
-            return uint32_t(n);
+            return uint32_t(std::min(n, int(ThreadPool::kMaxThreadCount)));
     }
     return std::max(1u, std::thread::hardware_concurrency());
 }

@@ -13,6 +13,9 @@ namespace falcor
 class FALCOR_API ThreadPool
 {
 public:
+    /// More threads than this are refused (FALCOR_NUM_THREADS is clamped to it).
+    static constexpr uint32_t kMaxThreadCount = 1024;
+
     static ThreadPool& get();
 
     /// Number of threads that execute tasks, including the calling thread. Defaults to the

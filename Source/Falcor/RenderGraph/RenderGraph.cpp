@@ -297,9 +297,12 @@ void RenderGraph::markOutput(const std::string& name, TextureChannelFlags mask)
     if (name != "*")
         return markOutputLocked(name, mask);
     for (const auto& n : mNodes)
-        for (const auto& f : reflectPass(n).getFields())
+    {
+        const RenderPassReflection reflection = reflectPass(n);
+        for (const auto& f : reflection.getFields())
             if (f.isOutput())
                 markOutputLocked(fieldKey(n.name, f.getName()), mask);
+    }
 }
 
 void RenderGraph::markOutputLocked(const std::string& name, TextureChannelFlags mask)
