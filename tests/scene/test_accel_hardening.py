@@ -160,3 +160,12 @@ def test_scene_update_while_another_thread_casts_rays():
         print("ok")
     """)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_denormal_direction_never_reports_an_infinite_t():
+    """Found by the ray fuzz: 1 / d overflowed for a denormal direction and a hit came back with t = inf."""
+    positions = np.float32([[0, 0, 1e-12], [0, 1e-12, 0], [1e-12, 0, 0]] + [[5, 5, 5]] * 12)
+    accel = build(positions, np.arange(15, dtype=np.uint32).reshape(5, 3))
+    hits = accel.closest_hit(np.float32([[1e-13, 1e-13, 0]]), np.float32([[0, 0, 1e-45]]))
+    t = hits["t"][0]
+    assert (t == np.inf and hits["instance_id"][0] == 0xFFFFFFFF) or (np.isfinite(t) and hits["instance_id"][0] == 0)
