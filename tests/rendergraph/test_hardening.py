@@ -478,3 +478,12 @@ def test_thread_count_is_bounded():
     with pytest.raises(falcor.RuntimeError, match="1000000 threads is more than the limit of 1024"):
         falcor.set_thread_count(1_000_000)
     assert falcor.get_thread_count() == before
+
+
+def test_gbuffer_fixed_output_size_beyond_the_limit_names_pass_and_field():
+    g = falcor.RenderGraph("G")
+    g.create_pass("GBuffer", "GBufferRT", {"outputSize": "Fixed", "fixedOutputSize": [100000, 100000]})
+    g.mark_output("GBuffer.posW")
+    with pytest.raises(falcor.OutOfMemoryError, match="resource 'GBuffer.posW': texture size 100000x100000 exceeds the limit of 16384"):
+        g.execute()
+    assert not g.is_compiled
