@@ -35,9 +35,14 @@ constexpr int kMaxFilterRadius = 256;
 
 /// Filter radius in pixels: three standard deviations of the widest CSF Gaussian (b = 0.04). It
 /// also bounds the feature detectors, which use the same window (as Falcor does).
+float filterExtent(float ppd)
+{
+    return std::ceil(3.f * std::sqrt(0.04f / (2.f * kPi * kPi)) * ppd);
+}
+
 int filterRadius(float ppd)
 {
-    return int(std::ceil(3.f * std::sqrt(0.04f / (2.f * kPi * kPi)) * ppd));
+    return int(filterExtent(ppd)); // ppd was validated by pixelsPerDegree: the extent fits an int
 }
 
 std::vector<float> taps(int radius, auto&& f)
@@ -173,7 +178,7 @@ float pixelsPerDegree(uint32_t monitorWidthPixels, float monitorWidthMeters, flo
     // Pixels per meter times the length one degree subtends at the viewing distance (small-angle).
     const float ppd = monitorDistanceMeters * (float(monitorWidthPixels) / monitorWidthMeters) * (kPi / 180.f);
     // Non-positive values leave the filters empty; huge ones make them wider than any image.
-    FALCOR_CHECK(std::isfinite(ppd) && ppd > 0.f && filterRadius(ppd) <= kMaxFilterRadius, "FLIP: a monitor ", monitorWidthPixels,
+    FALCOR_CHECK(std::isfinite(ppd) && ppd > 0.f && filterExtent(ppd) <= float(kMaxFilterRadius), "FLIP: a monitor ", monitorWidthPixels,
                  " pixels and ", monitorWidthMeters, " m wide seen from ", monitorDistanceMeters, " m gives ", ppd,
                  " pixels per degree; FLIP needs a positive value whose filters stay within ", kMaxFilterRadius, " pixels.");
     return ppd;

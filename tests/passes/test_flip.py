@@ -364,3 +364,12 @@ def test_other_tone_mappers(tone_mapper):
         curve = lambda x: (x * (A * x + C * B) + D * E) / (x * (A * x + B) + D * F) - E / F
         tm = lambda c: np.clip(curve(2 * c) / curve(11.2), 0, 1)
     np.testing.assert_allclose(out["errorMap"][..., 3], ldr_flip(tm(ref), tm(test)), atol=2e-5)
+
+
+@pytest.mark.parametrize("props", [{"monitorWidthMeters": -0.5}, {"monitorWidthPixels": 0},
+                                   {"monitorWidthPixels": 2**31, "monitorWidthMeters": 1e-30},
+                                   {"monitorDistanceMeters": float("inf")}, {"numExposures": 100000}])
+def test_hostile_viewing_conditions_are_refused(props):
+    """Found by fuzzing: these gave empty or overflowing filters (a crash, undefined behavior)."""
+    with pytest.raises(falcor.RuntimeError, match="FLIP"):
+        falcor.RenderGraph("F").create_pass("Flip", "FLIPPass", props)
