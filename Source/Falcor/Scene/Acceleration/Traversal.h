@@ -173,6 +173,10 @@ inline bool TriangleLeaves::intersect(uint32_t block) const
     for (int lanes = hit.mask; lanes; lanes &= lanes - 1)
     {
         int lane = firstLane(lanes);
+        // An infinite t (1 / d overflowed for a denormal direction) is never a hit: redo it exactly.
+        if (!(hit.t[lane] <= std::numeric_limits<float>::max()) &&
+            !intersectLaneInDouble(ray, tri, lane, query.tMin, best.t, query.cull, hit))
+            continue;
         uint32_t prim = tri.prim[lane];
         if (!precedes(hit.t[lane], query.instanceID, prim, best))
             continue;

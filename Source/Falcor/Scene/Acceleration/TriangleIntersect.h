@@ -129,12 +129,11 @@ inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, v
     vfloat4 t = (e0 * az + e1 * bz + e2 * cz) * r.sz / det;
     // Single precision is exact enough while the determinant stays far from overflow and
     // underflow and t is finite; NaN fails every comparison, so such lanes are redone in double.
-    // A hit's t must be finite whatever the coordinates (a denormal direction overflows 1 / d).
-    int extreme = ~mask(abs(t) <= splat4(3e38f)) & mask(valid);
+    int extreme = 0;
     if (extremeCoordinates)
     {
         vfloat4 absDet = abs(det);
-        extreme |= ~mask((absDet >= splat4(1e-30f)) & (absDet <= splat4(1e30f))) & 0xF;
+        extreme = ~mask((absDet >= splat4(1e-30f)) & (absDet <= splat4(1e30f)) & (abs(t) <= splat4(3e38f))) & 0xF;
     }
     if (!mask(valid) && !extreme)
     {
