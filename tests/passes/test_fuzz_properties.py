@@ -19,7 +19,8 @@ EXAMPLES = int(os.environ.get("FALCOR_FUZZ_EXAMPLES", "25"))
 MEMORY_LIMIT = 6 << 30
 
 CHILD = """
-import math, os, sys
+import math, os, sys, tempfile
+os.chdir(tempfile.mkdtemp())  # passes may write files named by a property (ErrorMeasurePass's CSV)
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 import falcor
