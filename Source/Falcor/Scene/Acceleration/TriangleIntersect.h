@@ -126,6 +126,11 @@ inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, v
         valid = valid & (det < zero);
     else if (cull == CullSign::Negative)
         valid = valid & (det > zero);
+    if (!extremeCoordinates && !mask(valid)) // The common miss: no division needed.
+    {
+        hit.mask = 0;
+        return;
+    }
     vfloat4 t = (e0 * az + e1 * bz + e2 * cz) * r.sz / det;
     // Single precision is exact enough while the determinant stays far from overflow and
     // underflow and t is finite; NaN fails every comparison, so such lanes are redone in double.
