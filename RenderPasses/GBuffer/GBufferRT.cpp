@@ -1,6 +1,6 @@
 #include "GBufferRT.h"
 #include "Core/Logger.h"
-#include "Rendering/Materials/StandardMaterial.h"
+#include "Rendering/Materials/MaterialInstance.h"
 #include "Scene/MaterialHeader.h"
 #include "Scene/SceneMath.h"
 #include <algorithm>
@@ -210,7 +210,7 @@ void GBufferRT::writeHit(uint2 pixel, const Ray& ray, const TriangleHit& hit, Ou
 
     const ShadingData sd = prepareShadingData(v, materialID, material, -ray.dir);
     const uint32_t hints = mAdjustShadingNormals ? kHintAdjustShadingNormal : kHintNone;
-    const StandardMaterialInstance mi = createStandardMaterialInstance(sd, lod, hints, scene.getRenderSettings().diffuseAlbedoMultiplier);
+    const MaterialInstance mi = createMaterialInstance(sd, lod, hints, scene.getRenderSettings().diffuseAlbedoMultiplier);
     const BSDFProperties bsdf = mi.getProperties();
     const uint2 header = packMaterialHeader(material);
 

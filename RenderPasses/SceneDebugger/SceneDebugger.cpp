@@ -3,6 +3,7 @@
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
 #include "Rendering/Materials/StandardMaterial.h"
+#include "Utils/Color/ColorHelpers.h"
 #include "Scene/SceneMath.h"
 #include <cstring>
 #include <map>
@@ -58,22 +59,10 @@ float3 viridis(float x)
     return saturate(r);
 }
 
-float luminance(const float3& rgb)
-{
-    return dot(rgb, float3(0.2126f, 0.7152f, 0.0722f));
-}
-
 /// Unit-range view of a signed vector: v/2 + 1/2.
 float3 remap(const float3& v)
 {
     return v * 0.5f + float3(0.5f);
-}
-
-uint4 loadPackedHit(const Texture& vbuffer, uint32_t x, uint32_t y)
-{
-    uint4 packed;
-    std::memcpy(packed.data, vbuffer.row(y) + size_t(x) * sizeof(uint4), sizeof(uint4));
-    return packed;
 }
 
 /// Background: an 8-pixel checkerboard of white and mid gray.
@@ -195,7 +184,7 @@ void SceneDebugger::execute(RenderContext*, const RenderData& renderData)
         {
             const uint2 pixel(x, y);
             const Ray ray = camera.computeRayPinhole(pixel, mFrameDim);
-            const TriangleHit hit = mUseVBuffer ? mHitInfo.unpackTriangleHit(loadPackedHit(*vbuffer, x, y))
+            const TriangleHit hit = mUseVBuffer ? mHitInfo.unpackTriangleHit(loadPackedHitInfo(*vbuffer, x, y))
                                                 : mpScene->closestHit(ray, RayCullMode::None, true);
             // Our scenes have no grid volumes, so showVolumes leaves the color unchanged.
             const float3 color = saturate(hit.isValid() ? shadeHit(pixel, ray, hit) : checkerboard(pixel));

@@ -3,6 +3,7 @@
 #include "Scene/Scene.h"
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 namespace falcor
 {
@@ -95,4 +96,12 @@ private:
     uint32_t mInstanceIDBits = 1;
     uint32_t mPrimitiveIndexBits = 1;
 };
+
+/// The packed hit info (RGBA32Uint) at pixel (x, y) of a V-buffer.
+inline uint4 loadPackedHitInfo(const Texture& vbuffer, uint32_t x, uint32_t y)
+{
+    uint4 packed;
+    std::memcpy(packed.data, vbuffer.row(y) + size_t(x) * sizeof(uint4), sizeof(uint4));
+    return packed;
+}
 } // namespace falcor

@@ -1,6 +1,7 @@
 #pragma once
 #include "Scene/Material.h"
 #include "Scene/Scene.h"
+#include "Utils/Geometry/GeometryHelpers.h"
 #include "Utils/Math/ShadingFrame.h"
 
 namespace falcor
@@ -15,10 +16,14 @@ struct ShadingData
     float4 tangentW;     ///< The tangent the frame was built from (invented when invalid, w = 1).
     float3 faceN;
     bool frontFacing = true; ///< V lies on the front side of the face.
+    float IoR = 1.f;     ///< Index of refraction of the medium on the viewer's side.
     uint32_t materialID = 0;
     const MaterialData* mtl = nullptr;
 
     float3 getOrientedFaceNormal() const { return frontFacing ? faceN : -faceN; }
+
+    /// Origin for a ray leaving the surface on the viewer's side, or the other side.
+    float3 computeRayOrigin(bool viewSide = true) const { return falcor::computeRayOrigin(posW, frontFacing == viewSide ? faceN : -faceN); }
 };
 
 /// Shading data at a hit's interpolated vertex data, seen along `viewDir` (Falcor's prepareShadingData).
@@ -36,5 +41,12 @@ inline ShadingData prepareShadingData(const Scene::VertexData& v, uint32_t mater
     sd.materialID = materialID;
     sd.mtl = &mtl;
     return sd;
+}
+
+/// Shading data at a triangle hit of `scene`, for a ray travelling along `rayDir` (normalized).
+inline ShadingData loadShadingData(const Scene& scene, const TriangleHit& hit, const float3& rayDir)
+{
+    const uint32_t materialID = scene.getInstance(hit.instanceID).materialID;
+    return prepareShadingData(scene.getVertexData(hit), materialID, scene.getMaterial(materialID), -rayDir);
 }
 } // namespace falcor

@@ -13,5 +13,14 @@ enum LobeType : uint32_t
     kLobeSpecularTransmission = 0x20,
     kLobeDeltaTransmission = 0x40,
     kLobeAll = 0xff,
+
+    kLobeReflection = kLobeDiffuseReflection | kLobeSpecularReflection | kLobeDeltaReflection,
+    kLobeTransmission = kLobeDiffuseTransmission | kLobeSpecularTransmission | kLobeDeltaTransmission,
+    kLobeDiffuse = kLobeDiffuseReflection | kLobeDiffuseTransmission,
+    kLobeSpecular = kLobeSpecularReflection | kLobeSpecularTransmission,
+    kLobeDelta = kLobeDeltaReflection | kLobeDeltaTransmission,
+    kLobeNonDelta = kLobeDiffuse | kLobeSpecular,
+    kLobeNonDeltaReflection = kLobeDiffuseReflection | kLobeSpecularReflection,
+    kLobeNonDeltaTransmission = kLobeDiffuseTransmission | kLobeSpecularTransmission,
 };
 } // namespace falcor

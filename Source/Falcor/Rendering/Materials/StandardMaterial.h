@@ -1,16 +1,10 @@
 #pragma once
-#include "Rendering/Materials/MaterialInstanceHints.h"
 #include "Rendering/Materials/StandardMaterialInstance.h"
-#include "Rendering/Materials/TextureLod.h"
-#include "Scene/ShadingData.h"
 #include "Utils/Math/Float16.h"
 #include <cmath>
 
-// Setting up Falcor's standard material at a hit (StandardMaterial.slang, and the normal-map and
-// shading-normal helpers every basic material shares).
+// Setting up Falcor's standard material at a hit (StandardMaterial.slang).
 namespace falcor
-{
-namespace shading
 {
 /// The material's index of refraction as the header stores it (half precision).
 inline float headerIoR(const MaterialData& mtl)
@@ -18,62 +12,38 @@ inline float headerIoR(const MaterialData& mtl)
     return f16tof32(f32tof16(mtl.IoR));
 }
 
-/// The shading frame with the material's normal map applied (Falcor's computeShadingFrameFromNormalMap).
-inline ShadingFrame applyNormalMap(const ShadingData& sd, const float3& encoded)
+/// Metalness implied by spec-gloss colors, assuming a specular level of 0.5 (Falcor's getMetallic,
+/// after UE4 and Substance Painter; it may go negative, as Falcor's does).
+inline float metallicFromSpecGloss(const float3& diffuse, const float3& specular)
 {
-    float3 mapN(0.f, 0.f, 1.f);
-    switch (sd.mtl->normalMapType)
-    {
-    case NormalMapType::RGB:
-        mapN = encoded * 2.f - float3(1.f);
-        break;
-    case NormalMapType::RG:
-    {
-        // Falcor takes z from the encoded (not the remapped) pair: z = sqrt(1 - saturate(r² + g²)).
-        const float2 rg(encoded.x(), encoded.y());
-        mapN = float3(rg.x() * 2.f - 1.f, rg.y() * 2.f - 1.f, std::sqrt(1.f - saturate(dot(rg, rg))));
-        break;
-    }
-    case NormalMapType::None:
-        return sd.frame;
-    }
-    return ShadingFrame::fromNormalTangent(sd.frame.fromLocal(mapN), sd.tangentW);
+    const float d = luminance(diffuse), s = luminance(specular);
+    if (s == 0.f)
+        return 0.f;
+    const float b = s + d - 0.08f;
+    const float c = 0.04f - s;
+    return (std::sqrt(b * b - 0.16f * c) - b) * 12.5f;
 }
 
-/// Bends the shading normal towards the geometric normal where the view would otherwise be
-/// (almost) below it (Falcor's adjustShadingNormal; breaks BSDF reciprocity).
-inline void adjustShadingNormal(const ShadingData& sd, ShadingFrame& sf)
-{
-    const float3 Ng = sd.getOrientedFaceNormal();
-    const float signN = dot(sf.N, Ng) >= 0.f ? 1.f : -1.f;
-    const float3 Ns = sf.N * signN;
-    constexpr float kCosThetaThreshold = 0.1f;
-    const float cosTheta = dot(sd.V, Ns);
-    if (cosTheta <= kCosThetaThreshold)
-    {
-        const float t = saturate(cosTheta * (1.f / kCosThetaThreshold));
-        sf = ShadingFrame::fromNormalTangent(lerp(Ng, Ns, t) * signN, sd.tangentW);
-    }
-}
-} // namespace shading
-
-/// Sets up the standard material at `sd` (every basic material type is evaluated this way).
+/// Sets up the standard material at `sd`.
 inline StandardMaterialInstance createStandardMaterialInstance(const ShadingData& sd, const TextureLod& lod, uint32_t hints,
                                                                float diffuseAlbedoMultiplier = 1.f)
 {
     const MaterialData& m = *sd.mtl;
     auto sample = [&](MaterialTextureSlot slot, const float4& constant) { return m.sample(slot, sd.uv, lod(m, slot), constant); };
     StandardMaterialInstance mi;
-    mi.diffuseTransmission = m.diffuseTransmission;
-    mi.specularTransmission = m.specularTransmission;
-    if (mi.diffuseTransmission > 0.f || mi.specularTransmission > 0.f)
+    StandardBSDFData& d = mi.data;
+    const float ior = headerIoR(m);
+    d.eta = sd.frontFacing ? sd.IoR / ior : ior / sd.IoR;
+    d.thinSurface = m.thinSurface;
+    d.diffuseTransmission = m.diffuseTransmission;
+    d.specularTransmission = m.specularTransmission;
+    if (d.diffuseTransmission > 0.f || d.specularTransmission > 0.f)
     {
         const float3& t = m.transmission;
-        mi.transmission = sample(MaterialTextureSlot::Transmission, float4(t.x(), t.y(), t.z(), 0.f)).xyz();
+        d.transmission = sample(MaterialTextureSlot::Transmission, float4(t.x(), t.y(), t.z(), 0.f)).xyz();
     }
 
     // Dielectric reflectance at normal incidence from the IoR (0.04 for the default 1.5).
-    const float ior = shading::headerIoR(m);
     const float f = (ior - 1.f) / (ior + 1.f);
     const float F0 = f * f;
     const float3 baseColor = sample(MaterialTextureSlot::BaseColor, m.baseColor).xyz();
@@ -81,27 +51,23 @@ inline StandardMaterialInstance createStandardMaterialInstance(const ShadingData
     if (m.shadingModel == ShadingModel::MetalRough)
     {
         // specular = (occlusion, roughness, metallic, -)
-        mi.diffuse = lerp(baseColor, float3(0.f), spec.z());
-        mi.specular = lerp(float3(F0), baseColor, spec.z());
-        mi.roughness = spec.y();
+        d.diffuse = lerp(baseColor, float3(0.f), spec.z());
+        d.specular = lerp(float3(F0), baseColor, spec.z());
+        d.roughness = spec.y();
+        d.metallic = spec.z();
     }
     else
     {
         // specular = (specular color, glossiness)
-        mi.diffuse = baseColor;
-        mi.specular = spec.xyz();
-        mi.roughness = 1.f - spec.w();
+        d.diffuse = baseColor;
+        d.specular = spec.xyz();
+        d.roughness = 1.f - spec.w();
+        d.metallic = metallicFromSpecGloss(d.diffuse, d.specular);
     }
     if (diffuseAlbedoMultiplier != 1.f)
-        mi.diffuse = saturate(mi.diffuse * diffuseAlbedoMultiplier);
+        d.diffuse = saturate(d.diffuse * diffuseAlbedoMultiplier);
 
-    mi.sf = sd.frame;
-    if (!(hints & kHintDisableNormalMapping))
-        mi.sf = shading::applyNormalMap(sd, sample(MaterialTextureSlot::Normal, float4(0.f)).xyz());
-    if (!sd.frontFacing && m.doubleSided)
-        mi.sf.N = -mi.sf.N; // Seen from the back, a double-sided material mirrors around the surface.
-    if (hints & kHintAdjustShadingNormal)
-        shading::adjustShadingNormal(sd, mi.sf);
+    mi.sf = computeShadingFrame(sd, lod, hints);
 
     // Emission is uniform over the front hemisphere only.
     if (sd.frontFacing)

@@ -1,53 +1,92 @@
 #pragma once
 #include "Rendering/Materials/BSDFProperties.h"
-#include "Rendering/Materials/LobeType.h"
-#include "Utils/Math/ShadingFrame.h"
+#include "Rendering/Materials/BSDFs/StandardBSDF.h"
+#include "Rendering/Materials/ShadingUtils.h"
 
 namespace falcor
 {
-/// Below this GGX alpha (roughness²) the standard BSDF is a perfect mirror.
-constexpr float kMinGGXAlpha = 0.0064f;
-
-/// The standard material set up at one hit (Falcor's StandardMaterialInstance): its final
-/// shading frame and the BSDF parameters the textures and constants give there.
+/// The standard material set up at one hit (Falcor's StandardMaterialInstance): its shading
+/// frame, BSDF parameters and emission. Directions are in world space; wo points away from the
+/// surface towards the light, sd.V towards the viewer.
 struct StandardMaterialInstance
 {
     ShadingFrame sf;
-    float3 diffuse{0.f, 0.f, 0.f}, specular{0.f, 0.f, 0.f}, transmission{0.f, 0.f, 0.f};
-    float roughness = 0.f;
-    float diffuseTransmission = 0.f, specularTransmission = 0.f;
+    StandardBSDFData data;
     float3 emission{0.f, 0.f, 0.f};
+    uint32_t activeLobes = kLobeAll; ///< Lobes an integrator leaves enabled (disableCaustics).
+
+    float3 eval(const ShadingData& sd, const float3& wo) const
+    {
+        const float3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
+        if (!isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo))
+            return float3(0.f);
+        return StandardBSDF(wiLocal, data, activeLobes).eval(wiLocal, woLocal);
+    }
+
+    /// Draws wo from the BSDF or, without importance sampling, from the cosine-weighted hemisphere
+    /// (both hemispheres, evenly, for transmissive materials).
+    template<typename SampleGenerator>
+    bool sample(const ShadingData& sd, SampleGenerator& sg, BSDFSample& s, bool useImportanceSampling = true) const
+    {
+        const float3 wiLocal = sf.toLocal(sd.V);
+        bool valid;
+        if (useImportanceSampling)
+            valid = StandardBSDF(wiLocal, data, activeLobes).sample(wiLocal, s, sg);
+        else
+            valid = sampleReference(wiLocal, s, sg);
+        const float3 woLocal = s.wo;
+        s.wo = sf.fromLocal(woLocal);
+        return valid && isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, s.wo);
+    }
+
+    float evalPdf(const ShadingData& sd, const float3& wo, bool useImportanceSampling = true) const
+    {
+        const float3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
+        if (!isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo))
+            return 0.f;
+        if (!useImportanceSampling)
+            return std::abs(woLocal.z()) * kInvPi * (isTransmissive() ? 0.5f : 1.f);
+        return StandardBSDF(wiLocal, data, activeLobes).evalPdf(wiLocal, woLocal);
+    }
 
     BSDFProperties getProperties() const
     {
         BSDFProperties p;
         p.guideNormal = sf.N;
         p.emission = emission;
-        p.roughness = roughness * roughness < kMinGGXAlpha ? 0.f : roughness;
-        p.diffuseReflectionAlbedo = diffuse * ((1.f - diffuseTransmission) * (1.f - specularTransmission));
-        p.diffuseTransmissionAlbedo = transmission * (diffuseTransmission * (1.f - specularTransmission));
-        p.specularReflectionAlbedo = specular * (1.f - specularTransmission);
-        p.specularTransmissionAlbedo = specular * specularTransmission;
-        p.specularReflectance = specular;
-        p.isTransmissive = diffuseTransmission > 0.f || specularTransmission > 0.f;
+        p.roughness = data.roughness * data.roughness < kMinGGXAlpha ? 0.f : data.roughness;
+        p.diffuseReflectionAlbedo = data.diffuse * ((1.f - data.diffuseTransmission) * (1.f - data.specularTransmission));
+        p.diffuseTransmissionAlbedo = data.transmission * (data.diffuseTransmission * (1.f - data.specularTransmission));
+        p.specularReflectionAlbedo = data.specular * (1.f - data.specularTransmission);
+        p.specularTransmissionAlbedo = data.specular * data.specularTransmission;
+        p.specularReflectance = data.specular;
+        p.isTransmissive = isTransmissive();
         return p;
     }
 
-    uint32_t getLobeTypes() const
+    uint32_t getLobeTypes() const { return data.getLobeTypes(); }
+
+private:
+    bool isTransmissive() const { return data.diffuseTransmission > 0.f || data.specularTransmission > 0.f; }
+
+    template<typename SampleGenerator>
+    bool sampleReference(const float3& wiLocal, BSDFSample& s, SampleGenerator& sg) const
     {
-        const bool isDelta = roughness * roughness < kMinGGXAlpha;
-        uint32_t lobes = isDelta ? kLobeDeltaReflection : kLobeSpecularReflection;
-        const bool hasDiffuse = diffuse.x() > 0.f || diffuse.y() > 0.f || diffuse.z() > 0.f;
-        if (hasDiffuse && specularTransmission < 1.f)
+        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg), s.pdf);
+        s.lobeType = kLobeDiffuseReflection;
+        if (isTransmissive())
         {
-            if (diffuseTransmission < 1.f)
-                lobes |= kLobeDiffuseReflection;
-            if (diffuseTransmission > 0.f)
-                lobes |= kLobeDiffuseTransmission;
+            if (sampleNext1D(sg) < 0.5f)
+            {
+                s.wo.z() = -s.wo.z();
+                s.lobeType = kLobeDiffuseTransmission;
+            }
+            s.pdf *= 0.5f;
         }
-        if (specularTransmission > 0.f)
-            lobes |= isDelta ? kLobeDeltaTransmission : kLobeSpecularTransmission;
-        return lobes;
+        if (std::min(wiLocal.z(), std::abs(s.wo.z())) < kMinCosTheta || s.pdf == 0.f)
+            return false;
+        s.weight = StandardBSDF(wiLocal, data, activeLobes).eval(wiLocal, s.wo) / s.pdf;
+        return true;
     }
 };
 } // namespace falcor

@@ -12,12 +12,15 @@ struct TextureLod
 {
     bool fromGradients = false;
     float2 ddx{0.f, 0.f}, ddy{0.f, 0.f};
+    float explicitLod = 0.f; ///< The level when not from gradients (the PathTracer's lodBias on secondary hits).
 
     float operator()(const MaterialData& mtl, MaterialTextureSlot slot) const
     {
         const TexturePtr& texture = mtl.getTexture(slot);
-        if (!fromGradients || !texture)
+        if (!texture)
             return 0.f;
+        if (!fromGradients)
+            return explicitLod;
         const float2 size(float(texture->getWidth()), float(texture->getHeight()));
         const float footprint = std::max(length(ddx * size), length(ddy * size));
         return footprint > 0.f ? std::max(0.f, std::log2(footprint)) : 0.f;

@@ -56,5 +56,6 @@ struct ShadingFrame
     }
 
     float3 fromLocal(const float3& v) const { return T * v.x() + B * v.y() + N * v.z(); }
+    float3 toLocal(const float3& v) const { return float3(dot(v, T), dot(v, B), dot(v, N)); }
 };
 } // namespace falcor

@@ -1,5 +1,5 @@
 #pragma once
-#include "Utils/Math/Vector.h"
+#include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include <cstdint>
 
 namespace falcor
@@ -32,29 +32,11 @@ public:
         return result;
     }
 
-    /// Uniform in [0, 1) from the upper 24 bits.
-    float next1D() { return float(next() >> 8) * (1.f / 16777216.f); }
-    float2 next2D()
-    {
-        const float x = next1D();
-        return float2(x, next1D());
-    }
+    float next1D() { return sampleNext1D(*this); }
+    float2 next2D() { return sampleNext2D(*this); }
 
 private:
     static uint32_t rotl(uint32_t x, int k) { return (x << k) | (x >> (32 - k)); }
-
-    /// Bits of x at even positions, bits of y at odd positions (low 16 bits of each).
-    static uint32_t interleave16(uint2 v)
-    {
-        auto spread = [](uint32_t a) {
-            a &= 0xffffu;
-            a = (a | (a << 8)) & 0x00ff00ffu;
-            a = (a | (a << 4)) & 0x0f0f0f0fu;
-            a = (a | (a << 2)) & 0x33333333u;
-            return (a | (a << 1)) & 0x55555555u;
-        };
-        return spread(v.x()) | (spread(v.y()) << 1);
-    }
 
     static uint64_t nextSplitMix64(uint64_t& state)
     {

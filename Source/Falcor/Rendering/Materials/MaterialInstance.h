@@ -1,0 +1,81 @@
+#pragma once
+#include "Core/Logger.h"
+#include "Rendering/Materials/PBRT/PBRTDiffuseMaterialInstance.h"
+#include "Rendering/Materials/StandardMaterial.h"
+#include <variant>
+
+namespace falcor
+{
+/// Any material set up at one hit (Falcor's IMaterialInstance): what integrators ask of a
+/// surface. A closed set of value types, dispatched by std::visit: no allocation, no virtual calls.
+class MaterialInstance
+{
+public:
+    template<typename Instance>
+    MaterialInstance(Instance instance) : mInstance(std::move(instance)) {}
+
+    float3 eval(const ShadingData& sd, const float3& wo) const
+    {
+        return std::visit([&](const auto& mi) { return mi.eval(sd, wo); }, mInstance);
+    }
+
+    template<typename SampleGenerator>
+    bool sample(const ShadingData& sd, SampleGenerator& sg, BSDFSample& s, bool useImportanceSampling = true) const
+    {
+        return std::visit([&](const auto& mi) { return mi.sample(sd, sg, s, useImportanceSampling); }, mInstance);
+    }
+
+    float evalPdf(const ShadingData& sd, const float3& wo, bool useImportanceSampling = true) const
+    {
+        return std::visit([&](const auto& mi) { return mi.evalPdf(sd, wo, useImportanceSampling); }, mInstance);
+    }
+
+    BSDFProperties getProperties() const
+    {
+        return std::visit([](const auto& mi) { return mi.getProperties(); }, mInstance);
+    }
+
+    uint32_t getLobeTypes() const
+    {
+        return std::visit([](const auto& mi) { return mi.getLobeTypes(); }, mInstance);
+    }
+
+    const ShadingFrame& getShadingFrame() const
+    {
+        return std::visit([](const auto& mi) -> const ShadingFrame& { return mi.sf; }, mInstance);
+    }
+
+    /// Restricts the standard BSDF to `lobes` (the PathTracer's disableCaustics); other models
+    /// have one lobe and ignore it.
+    void setActiveLobes(uint32_t lobes)
+    {
+        if (auto* standard = std::get_if<StandardMaterialInstance>(&mInstance))
+            standard->activeLobes = lobes;
+    }
+
+private:
+    std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance> mInstance;
+};
+
+/// Sets up the material of `sd` for shading. Material types without their own model yet are
+/// shaded as standard materials of the same basic data (warned once per type).
+inline MaterialInstance createMaterialInstance(const ShadingData& sd, const TextureLod& lod, uint32_t hints,
+                                               float diffuseAlbedoMultiplier = 1.f)
+{
+    const MaterialData& m = *sd.mtl;
+    switch (m.type)
+    {
+    case MaterialType::PBRTDiffuse:
+    {
+        const float3 albedo = m.sample(MaterialTextureSlot::BaseColor, sd.uv, lod(m, MaterialTextureSlot::BaseColor), m.baseColor).xyz();
+        return PBRTDiffuseMaterialInstance{computeShadingFrame(sd, lod, hints), LambertDiffuseBRDF{albedo}};
+    }
+    case MaterialType::Standard:
+        break;
+    default:
+        logWarningOnce("Material type ", uint32_t(m.type), " has no BSDF of its own yet; it is shaded as a StandardMaterial");
+        break;
+    }
+    return createStandardMaterialInstance(sd, lod, hints, diffuseAlbedoMultiplier);
+}
+} // namespace falcor

@@ -1,0 +1,72 @@
+#pragma once
+#include "Utils/Math/Vector.h"
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+// Warps from the unit square to the shapes light transport samples (Falcor's MathHelpers), each
+// with the density it produces.
+namespace falcor
+{
+constexpr float kPi = std::numbers::pi_v<float>;
+constexpr float kInvPi = std::numbers::inv_pi_v<float>;
+
+inline bool anyPositive(const float3& v)
+{
+    return v.x() > 0.f || v.y() > 0.f || v.z() > 0.f;
+}
+
+inline float maxComponent(const float3& v)
+{
+    return std::max(v.x(), std::max(v.y(), v.z()));
+}
+
+/// Shirley-Chiu concentric map onto the unit disc (area-preserving, low distortion).
+inline float2 sampleDiskConcentric(float2 u)
+{
+    u = u * 2.f - float2(1.f);
+    if (u.x() == 0.f && u.y() == 0.f)
+        return u;
+    float r, phi;
+    if (std::abs(u.x()) > std::abs(u.y()))
+        r = u.x(), phi = (kPi / 4.f) * (u.y() / u.x());
+    else
+        r = u.y(), phi = (kPi / 2.f) - (kPi / 4.f) * (u.x() / u.y());
+    return float2(std::cos(phi), std::sin(phi)) * r;
+}
+
+/// Cosine-weighted direction about +z by lifting the concentric disc; pdf = z / π.
+inline float3 sampleCosineHemisphereConcentric(float2 u, float& pdf)
+{
+    const float2 d = sampleDiskConcentric(u);
+    const float z = std::sqrt(std::max(0.f, 1.f - dot(d, d)));
+    pdf = z * kInvPi;
+    return float3(d.x(), d.y(), z);
+}
+
+/// Uniform direction on the unit sphere; pdf = 1 / 4π.
+inline float3 sampleSphere(float2 u)
+{
+    const float z = 1.f - 2.f * u.x();
+    const float r = std::sqrt(std::max(0.f, 1.f - z * z));
+    const float phi = 2.f * kPi * u.y();
+    return float3(r * std::cos(phi), r * std::sin(phi), z);
+}
+
+/// Uniform direction in the cone about +z with cos(half angle) = cosTheta; pdf = 1 / (2π(1 - cosTheta)).
+inline float3 sampleCone(float2 u, float cosTheta)
+{
+    const float z = u.x() * (1.f - cosTheta) + cosTheta;
+    const float r = std::sqrt(std::max(0.f, 1.f - z * z));
+    const float phi = 2.f * kPi * u.y();
+    return float3(r * std::cos(phi), r * std::sin(phi), z);
+}
+
+/// Uniform barycentrics over a triangle: weights of vertices (0, 1, 2).
+inline float3 sampleTriangle(float2 u)
+{
+    const float su = std::sqrt(u.x());
+    const float2 b(1.f - su, u.y() * su);
+    return float3(1.f - b.x() - b.y(), b.x(), b.y());
+}
+} // namespace falcor
