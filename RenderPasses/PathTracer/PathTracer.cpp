@@ -1,0 +1,228 @@
+#include "PathTracer.h"
+#include "PathIntegrator.h"
+#include "Core/Logger.h"
+#include "Core/PluginRegistry.h"
+#include "Core/ThreadPool.h"
+#include "Utils/Sampling/TinyUniformSampleGenerator.h"
+#include "Utils/Sampling/UniformSampleGenerator.h"
+
+namespace falcor
+{
+namespace
+{
+const std::string kVBuffer = "vbuffer", kViewW = "viewW", kSampleCount = "sampleCount", kMotionVectors = "mvec";
+const std::string kColor = "color", kAlbedo = "albedo", kSpecularAlbedo = "specularAlbedo", kIndirectAlbedo = "indirectAlbedo",
+                  kGuideNormal = "guideNormal", kReflectionPosW = "reflectionPosW", kRayCount = "rayCount", kPathLength = "pathLength";
+
+struct OutputChannel
+{
+    const std::string& name;
+    const char* desc;
+    ResourceFormat format;
+};
+const OutputChannel kOutputs[] = {
+    {kColor, "Output color (linear)", ResourceFormat::RGBA32Float},
+    {kAlbedo, "Output albedo (linear)", ResourceFormat::RGBA8Unorm},
+    {kSpecularAlbedo, "Output specular albedo (linear)", ResourceFormat::RGBA8Unorm},
+    {kIndirectAlbedo, "Output indirect albedo (linear)", ResourceFormat::RGBA8Unorm},
+    {kGuideNormal, "Output guide normal (linear)", ResourceFormat::RGBA16Float},
+    {kReflectionPosW, "Output reflection pos (world space)", ResourceFormat::RGBA32Float},
+    {kRayCount, "Per-pixel ray count", ResourceFormat::R32Uint},
+    {kPathLength, "Per-pixel path length", ResourceFormat::R32Uint},
+};
+
+float4 toFloat4(const float3& v, float w)
+{
+    return float4(v.x(), v.y(), v.z(), w);
+}
+} // namespace
+
+struct PathTracer::Frame
+{
+    const Scene& scene;
+    PathTracerLights lights;
+    uint32_t seed;
+};
+
+PathTracer::PathTracer(const Properties& props)
+{
+    mParams.parse(props, [this](const std::string& key) { warnUnknownProperty(key); });
+    scriptMethod("reset", [this](const PropertyValue::Array&) { reset(); return PropertyValue(); });
+    scriptProperty<bool>("useFixedSeed", [this] { return mParams.useFixedSeed; }, [this](bool v) { mParams.useFixedSeed = v; });
+    scriptProperty<uint32_t>("fixedSeed", [this] { return mParams.fixedSeed; }, [this](uint32_t v) { mParams.fixedSeed = v; });
+}
+
+void PathTracer::setProperties(const Properties& props)
+{
+    mParams.parse(props, [this](const std::string& key) { warnUnknownProperty(key); });
+    requestRecompile();
+}
+
+RenderPassReflection PathTracer::reflect(const CompileData& compileData)
+{
+    RenderPassReflection r;
+    r.addInput(kVBuffer, "Visibility buffer in packed format").format(ResourceFormat::RGBA32Uint);
+    r.addInput(kMotionVectors, "Motion vector buffer (float format)").flags(RenderPassReflection::Field::Flags::Optional);
+    r.addInput(kViewW, "World-space view direction (xyz float format)").flags(RenderPassReflection::Field::Flags::Optional);
+    r.addInput(kSampleCount, "Sample count buffer (integer format)")
+        .format(ResourceFormat::R8Uint)
+        .flags(RenderPassReflection::Field::Flags::Optional);
+    const uint2 size = calculateIOSize(mParams.outputSize, mParams.fixedOutputSize, compileData.defaultTexDims);
+    for (const OutputChannel& output : kOutputs)
+    {
+        auto& field = r.addOutput(output.name, output.desc).format(output.format).flags(RenderPassReflection::Field::Flags::Optional);
+        if (size.x() != 0)
+            field.texture2D(size.x(), size.y());
+    }
+    return r;
+}
+
+void PathTracer::setScene(RenderContext*, const std::shared_ptr<Scene>& pScene)
+{
+    mpScene = pScene;
+    mFrameCount = 0;
+    if (pScene)
+        mHitInfo = HitInfoLayout(*pScene);
+    rebuildLights();
+}
+
+void PathTracer::onSceneUpdates(RenderContext*, SceneUpdateFlags updates)
+{
+    const SceneUpdateFlags kLightChanges = SceneUpdateFlags::GeometryMoved | SceneUpdateFlags::GeometryChanged | SceneUpdateFlags::MeshesChanged |
+                                               SceneUpdateFlags::MaterialsChanged | SceneUpdateFlags::EmissiveMaterialsChanged |
+                                               SceneUpdateFlags::LightCollectionChanged | SceneUpdateFlags::SceneGraphChanged |
+                                               SceneUpdateFlags::EnvMapChanged | SceneUpdateFlags::EnvMapPropertiesChanged;
+    if (isSet(updates, kLightChanges))
+        rebuildLights();
+}
+
+void PathTracer::rebuildLights()
+{
+    mpEmissiveLights.reset();
+    mpEnvMapSampler.reset();
+    if (!mpScene)
+        return;
+    mpEmissiveLights = std::make_unique<EmissiveLightCollection>(*mpScene);
+    if (const EnvMap* envMap = mpScene->getEnvMap())
+        mpEnvMapSampler = std::make_unique<EnvMapSampler>(*envMap);
+}
+
+void PathTracer::warnUnsupportedOnce() const
+{
+    if (mParams.emissiveSampler == EmissiveLightSamplerType::LightBVH)
+        logWarningOnce("PathTracer: the 'LightBVH' emissive sampler is not built yet; emissive lights are sampled by power "
+                       "('Power'), which converges to the same image with different noise.");
+    if (mParams.useSER)
+        logWarningOnce("PathTracer: 'useSER' (shader execution reordering) is a GPU scheduling feature; it has no effect on the CPU.");
+    if (mParams.useRTXDI)
+        logWarningOnce("PathTracer: 'useRTXDI' needs NVIDIA's RTXDI SDK on a GPU; direct light is sampled by NEE instead.");
+    if (mParams.primaryLodMode != TexLODMode::Mip0)
+        logWarningOnce("PathTracer: primaryLodMode '", enumToString(mParams.primaryLodMode),
+                       "' is not implemented yet; primary hits use mip 0.");
+    if (mParams.colorFormat == ColorFormat::LogLuvHDR && mParams.samplesPerPixel > 1)
+        logWarningOnce("PathTracer: colorFormat 'LogLuvHDR' is a GPU storage format for per-sample colors; samples are kept in "
+                       "32-bit float (slightly more precise than Falcor).");
+}
+
+void PathTracer::execute(RenderContext*, const RenderData& renderData)
+{
+    if (!mpScene)
+    {
+        for (const OutputChannel& output : kOutputs)
+            if (Texture* t = renderData[output.name])
+                t->clear();
+        return;
+    }
+    warnUnsupportedOnce();
+    const Scene& scene = *mpScene;
+    const Scene::RenderSettings& settings = scene.getRenderSettings();
+
+    Frame frame{scene, {}, mParams.useFixedSeed ? mParams.fixedSeed : mFrameCount};
+    PathTracerLights& lights = frame.lights;
+    if (settings.useEnvLight && mpEnvMapSampler)
+        lights.envMap = mpEnvMapSampler.get();
+    if (settings.useEmissiveLights && mpEmissiveLights && mpEmissiveLights->getTriangleCount() > 0)
+    {
+        lights.emissive = mpEmissiveLights.get();
+        if (mParams.emissiveSampler != EmissiveLightSamplerType::Null)
+            lights.emissiveSampler = EmissiveLightSampler(lights.emissive, &scene.getMaterials(),
+                                                          mParams.emissiveSampler != EmissiveLightSamplerType::Uniform);
+    }
+    if (settings.useAnalyticLights)
+        lights.analytic = scene.getActiveLights();
+    const float present[3] = {lights.envMap ? 1.f : 0.f, lights.emissive ? 1.f : 0.f, lights.analytic.empty() ? 0.f : 1.f};
+    const float typeCount = present[0] + present[1] + present[2];
+    for (int i = 0; i < 3; ++i)
+        lights.selectionPdf[i] = typeCount > 0.f ? present[i] / typeCount : 0.f;
+
+    if (mParams.sampleGenerator == 0)
+        renderFrame<TinyUniformSampleGenerator>(frame, renderData);
+    else
+        renderFrame<UniformSampleGenerator>(frame, renderData);
+    ++mFrameCount;
+}
+
+template<typename SampleGenerator>
+void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) const
+{
+    const Texture& vbuffer = *renderData[kVBuffer];
+    const Texture* viewW = renderData[kViewW];
+    const Texture* sampleCount = renderData[kSampleCount];
+    Texture* outputs[std::size(kOutputs)];
+    uint2 frameDim = vbuffer.getDims();
+    for (size_t i = 0; i < std::size(kOutputs); ++i)
+        outputs[i] = renderData[kOutputs[i].name];
+
+    const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights);
+    const Camera& camera = frame.scene.getCamera();
+    const uint32_t maxSpp = sampleCount ? PathTracerParams::kMaxSamplesPerPixel : mParams.samplesPerPixel;
+
+    parallelForRows(frameDim.y(), [&](uint32_t y) {
+        std::vector<float4> rows[std::size(kOutputs)];
+        for (auto& row : rows)
+            row.assign(frameDim.x(), float4(0.f));
+        for (uint32_t x = 0; x < frameDim.x(); ++x)
+        {
+            const uint2 pixel(x, y);
+            const uint32_t spp = sampleCount ? std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp) : maxSpp;
+            const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(pixel, frameDim).dir;
+            const TriangleHit primaryHit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
+            float3 color(0.f);
+            GuideData guide;
+            uint32_t rays = 0, pathLength = 0;
+            for (uint32_t s = 0; s < spp; ++s)
+            {
+                SampleGenerator sg(pixel, frame.seed * maxSpp + s);
+                PathState path;
+                path.origin = camera.getData().posW;
+                path.dir = dir;
+                path.hit = primaryHit;
+                path.vertexIndex = primaryHit.isValid() ? 1 : 0;
+                integrator.tracePath(path, sg);
+                color += path.L;
+                guide.albedo += path.guide.albedo, guide.specularAlbedo += path.guide.specularAlbedo;
+                guide.indirectAlbedo += path.guide.indirectAlbedo, guide.guideNormal += path.guide.guideNormal;
+                guide.reflectionPosW += path.guide.reflectionPosW;
+                rays += path.rayCount, pathLength += integrator.getTerminatedPathLength(path);
+            }
+            const float inv = spp > 0 ? 1.f / float(spp) : 1.f;
+            rows[0][x] = toFloat4(color * inv, 1.f);
+            rows[1][x] = toFloat4(guide.albedo * inv, 0.f);
+            rows[2][x] = toFloat4(guide.specularAlbedo * inv, 0.f);
+            rows[3][x] = toFloat4(guide.indirectAlbedo * inv, 0.f);
+            rows[4][x] = toFloat4(guide.guideNormal * inv, 0.f);
+            rows[5][x] = toFloat4(guide.reflectionPosW * inv, 0.f);
+            rows[6][x] = float4(float(rays), 0.f, 0.f, 0.f);
+            rows[7][x] = float4(float(pathLength), 0.f, 0.f, 0.f);
+        }
+        for (size_t i = 0; i < std::size(kOutputs); ++i)
+            if (outputs[i] && y < outputs[i]->getHeight() && outputs[i]->getWidth() == frameDim.x())
+                outputs[i]->storeRow(y, rows[i].data());
+    });
+}
+} // namespace falcor
+
+extern "C" FALCOR_PLUGIN_EXPORT void registerPlugin(falcor::PluginRegistry& registry)
+{
+    registry.registerRenderPass<falcor::PathTracer>();
+}

@@ -1,0 +1,60 @@
+#pragma once
+#include "PathTracerParams.h"
+#include "RenderGraph/RenderPass.h"
+#include "Rendering/Lights/EmissiveLightCollection.h"
+#include "Rendering/Lights/EmissiveLightSampler.h"
+#include "Rendering/Lights/EnvMapSampler.h"
+#include "Scene/HitInfo.h"
+#include "Scene/Scene.h"
+#include <memory>
+
+namespace falcor
+{
+/// PathTracer: Falcor's reference path tracer. Unidirectional path tracing from the V-buffer's
+/// primary hits with next-event estimation (one light sample per vertex: the environment map,
+/// emissive triangles or analytic lights, the type chosen uniformly) combined with BSDF sampling
+/// by multiple importance sampling; Russian roulette; separate diffuse, specular and
+/// transmission bounce limits; guide buffers for denoisers.
+///
+/// Properties: see PathTracerParams (Falcor's names and defaults, listed in
+/// docs/passes/PathTracer.md). Inputs `vbuffer` (required), `viewW`, `sampleCount` (R8Uint:
+/// per-pixel sample count, at most 16, replacing samplesPerPixel), `mvec` (accepted, unused).
+/// Outputs (all optional): `color`, `albedo`, `specularAlbedo`, `indirectAlbedo`,
+/// `guideNormal`, `reflectionPosW`, `rayCount`, `pathLength`. `color` is the average of the
+/// frame's samples; accumulate frames with AccumulatePass.
+///
+/// Sample numbers: sample s of a pixel in frame f draws from the generator seeded with
+/// (pixel, seed · maxSpp + s), seed = f (or fixedSeed): the same bits on any thread count.
+///
+/// Python: `reset()` restarts the frame count, rw `useFixedSeed`, `fixedSeed`; `set_properties`.
+class PathTracer : public RenderPass
+{
+    FALCOR_PLUGIN_CLASS(PathTracer, "PathTracer", "Reference path tracer.");
+
+public:
+    explicit PathTracer(const Properties& props);
+
+    Properties getProperties() const override { return mParams.toProperties(); }
+    void setProperties(const Properties& props) override;
+    RenderPassReflection reflect(const CompileData& compileData) override;
+    void setScene(RenderContext* pRenderContext, const std::shared_ptr<Scene>& pScene) override;
+    void onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags updates) override;
+    void execute(RenderContext* pRenderContext, const RenderData& renderData) override;
+
+    void reset() { mFrameCount = 0; }
+
+private:
+    struct Frame; ///< What one frame's paths share.
+    template<typename SampleGenerator>
+    void renderFrame(const Frame& frame, const RenderData& renderData) const;
+    void warnUnsupportedOnce() const;
+    void rebuildLights();
+
+    PathTracerParams mParams;
+    std::shared_ptr<Scene> mpScene;
+    HitInfoLayout mHitInfo;
+    std::unique_ptr<EmissiveLightCollection> mpEmissiveLights;
+    std::unique_ptr<EnvMapSampler> mpEnvMapSampler;
+    uint32_t mFrameCount = 0;
+};
+} // namespace falcor

@@ -1,0 +1,44 @@
+#pragma once
+#include "Core/Macros.h"
+#include "Scene/Scene.h"
+#include <span>
+#include <vector>
+
+namespace falcor
+{
+/// Every triangle of the scene whose material emits, in world space (Falcor's LightCollection):
+/// what emissive light samplers draw from and what MIS looks up when a path hits a light.
+class FALCOR_API EmissiveLightCollection
+{
+public:
+    struct Triangle
+    {
+        float3 posW[3];
+        float2 texC[3];
+        float3 normalW;          ///< Geometric normal of the front (emitting) side.
+        float area = 0.f;
+        uint32_t materialID = 0;
+        float flux = 0.f;        ///< Estimated emitted power, π · area · average luminance.
+
+        float3 getPosition(const float3& b) const { return posW[0] * b.x() + posW[1] * b.y() + posW[2] * b.z(); }
+        float2 getTexCoord(const float3& b) const { return texC[0] * b.x() + texC[1] * b.y() + texC[2] * b.z(); }
+    };
+
+    EmissiveLightCollection() = default;
+    explicit EmissiveLightCollection(const Scene& scene);
+
+    std::span<const Triangle> getTriangles() const { return mTriangles; }
+    const Triangle& getTriangle(uint32_t index) const { return mTriangles[index]; }
+    uint32_t getTriangleCount() const { return uint32_t(mTriangles.size()); }
+    /// Index of the light triangle at a ray hit, or kInvalidIndex if that triangle does not emit.
+    uint32_t getTriangleIndex(uint32_t instanceID, uint32_t primitiveIndex) const
+    {
+        const uint32_t offset = instanceID < mInstanceOffsets.size() ? mInstanceOffsets[instanceID] : kInvalidIndex;
+        return offset == kInvalidIndex ? kInvalidIndex : offset + primitiveIndex;
+    }
+
+private:
+    std::vector<Triangle> mTriangles;
+    std::vector<uint32_t> mInstanceOffsets; ///< First light triangle of each instance, kInvalidIndex if it does not emit.
+};
+} // namespace falcor

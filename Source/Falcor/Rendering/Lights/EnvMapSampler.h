@@ -1,0 +1,62 @@
+#pragma once
+#include "Core/Macros.h"
+#include "Scene/EnvMap.h"
+#include "Utils/Math/MathHelpers.h"
+#include "Utils/Sampling/SampleGeneratorHelpers.h"
+#include <vector>
+
+namespace falcor
+{
+/// A direction towards the environment and its radiance; pdf in solid angle.
+struct EnvMapSample
+{
+    float3 dir{0.f, 0.f, 0.f};
+    float3 Le{0.f, 0.f, 0.f};
+    float pdf = 0.f;
+};
+
+/// Importance sampling of a lat-long environment map (Falcor's EnvMapSampler, with a piecewise-
+/// constant 2D distribution in place of its hierarchical importance map): a cell of a grid over
+/// (u, v) in proportion to luminance · sin θ, then a uniform point in it. A floor on every cell
+/// keeps the density positive wherever filtering may find radiance.
+class FALCOR_API EnvMapSampler
+{
+public:
+    EnvMapSampler() = default;
+    explicit EnvMapSampler(const EnvMap& envMap);
+
+    bool isEmpty() const { return mpEnvMap == nullptr; }
+    float3 eval(const float3& dir) const { return mpEnvMap->eval(dir); }
+
+    template<typename SampleGenerator>
+    bool sample(SampleGenerator& sg, EnvMapSample& s) const
+    {
+        if (!mpEnvMap)
+            return false;
+        const float2 u = sampleNext2D(sg);
+        float vPdf, uPdf;
+        const float v = sampleCdf(mMarginalCdf.data(), mHeight, u.x(), vPdf);
+        const uint32_t row = std::min(uint32_t(v * float(mHeight)), mHeight - 1);
+        const float x = sampleCdf(&mConditionalCdf[size_t(row) * (mWidth + 1)], mWidth, u.y(), uPdf);
+        const float2 uv(x, v);
+        s.dir = mpEnvMap->uvToWorld(uv);
+        s.pdf = toSolidAngle(uPdf * vPdf, v);
+        s.Le = mpEnvMap->evalUv(uv);
+        return s.pdf > 0.f;
+    }
+
+    /// Density of `dir` under sample() (solid angle).
+    float evalPdf(const float3& dir) const;
+
+private:
+    /// Inverts a piecewise-constant CDF of n cells over [0, 1]: the position and its density there.
+    static float sampleCdf(const float* cdf, uint32_t n, float u, float& pdf);
+    /// Converts a density over (u, v) to one over solid angle (the lat-long map's Jacobian).
+    static float toSolidAngle(float uvPdf, float v);
+
+    const EnvMap* mpEnvMap = nullptr;
+    uint32_t mWidth = 0, mHeight = 0;
+    std::vector<float> mMarginalCdf;    ///< mHeight + 1 entries over rows (v).
+    std::vector<float> mConditionalCdf; ///< mHeight rows of mWidth + 1 entries over columns (u).
+};
+} // namespace falcor
