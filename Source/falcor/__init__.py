@@ -15,6 +15,7 @@ from .clock import Clock
 from .profiler import Profiler
 from .frame_capture import FrameCapture, TimingCapture
 from .renderer import Renderer, Settings
+from .render import render
 from .testbed import Buffer, Device, DeviceType, MemoryType, ResourceBindFlags, Testbed
 from . import scene as _scene
 from .scene import *  # noqa: F401,F403
@@ -35,7 +36,7 @@ _active_renderer = None  # the Mogwai Renderer whose script context is running, 
 
 __all__ = [n for n in dir(falcor_ext) if not n.startswith("_")] + list(_math_names) + [
     "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings",
-    "get_cmake_dir", "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "Testbed",
+    "render", "get_cmake_dir", "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "Testbed",
 ] + list(_scene.__all__)
 
 # Mogwai loads plugins itself after logging its banner (as Falcor's embedded interpreter does).

@@ -33,14 +33,20 @@ def test_oracle_pt_matches_per_pixel(tmp_path):
 
 
 def test_oracle_imgtest_mpt_matches_per_pixel():
-    """Falcor's MinimalPathTracer image test: 1 frame over a stratified V-buffer. Reproducing the
-    uniform sample generator, the V-buffer jitter and the standard BSDF's sampling order gives
-    Falcor's exact paths, so the frame agrees per pixel, not only in the mean. (The oracle's
-    ToneMapper.dst holds the accumulated color itself, so the comparison is with that.)"""
+    """Falcor's MinimalPathTracer image test (VBufferRT stratified -> MinimalPathTracer ->
+    AccumulatePass -> ToneMapper, the tone mapper linear, unclamped, float): 1 frame. Reproducing
+    the uniform sample generator, the V-buffer jitter and the standard BSDF's sampling order
+    gives Falcor's exact paths, so the frame agrees per pixel, not only in the mean."""
     go.oracle_dir()
-    g = vbuffer_graph("MinimalPathTracer", {"maxBounces": 3})
+    g = vbuffer_graph("MinimalPathTracer", {"maxBounces": 3}, outputs=())
+    g.create_pass("AccumulatePass", "AccumulatePass", {"enabled": True, "precisionMode": "Single"})
+    g.create_pass("ToneMapper", "ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0, "operator": "Linear",
+                                               "clamp": False, "outputFormat": "RGBA32Float"})
+    g.add_edge("tracer.color", "AccumulatePass.input")
+    g.add_edge("AccumulatePass.output", "ToneMapper.src")
+    g.mark_output("ToneMapper.dst")
     m = make_renderer(go.CORNELL, 256, 256, g)
-    ours = render_frames(m, g, 1)[0]
+    ours = render_frames(m, g, 1, "ToneMapper.dst")[0]
     oracle = go.read_image(go.ORACLE / "oracle-imgtest-mpt.ToneMapper.dst.0.exr")
     off = np.abs(ours - oracle) > 2.0**-9 * np.abs(oracle) + 1e-3
     assert off.any(axis=-1).mean() <= 1e-3, off.any(axis=-1).mean()
