@@ -86,6 +86,7 @@ void MinimalPathTracer::execute(RenderContext*, const RenderData& renderData)
     };
 
     const uint2 frameDim = output.getDims();
+    checkFieldDims(getType(), frameDim, {{kVBuffer, &vbuffer}, {kViewW, viewW}});
     const Camera& camera = scene.getCamera();
     parallelForRows(frameDim.y(), [&](uint32_t y) {
         std::vector<float4> row(frameDim.x());

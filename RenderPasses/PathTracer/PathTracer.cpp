@@ -169,9 +169,13 @@ void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) c
     const Texture* viewW = renderData[kViewW];
     const Texture* sampleCount = renderData[kSampleCount];
     Texture* outputs[std::size(kOutputs)];
-    uint2 frameDim = vbuffer.getDims();
+    const uint2 frameDim = vbuffer.getDims();
     for (size_t i = 0; i < std::size(kOutputs); ++i)
+    {
         outputs[i] = renderData[kOutputs[i].name];
+        checkFieldDims(getType(), frameDim, {{kOutputs[i].name, outputs[i]}});
+    }
+    checkFieldDims(getType(), frameDim, {{kViewW, viewW}, {kSampleCount, sampleCount}});
 
     const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights);
     const Camera& camera = frame.scene.getCamera();
@@ -216,7 +220,7 @@ void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) c
             rows[7][x] = float4(float(pathLength), 0.f, 0.f, 0.f);
         }
         for (size_t i = 0; i < std::size(kOutputs); ++i)
-            if (outputs[i] && y < outputs[i]->getHeight() && outputs[i]->getWidth() == frameDim.x())
+            if (outputs[i])
                 outputs[i]->storeRow(y, rows[i].data());
     });
 }

@@ -143,3 +143,10 @@ def test_oracle_cornell_statistics():
     assert agree(ours_b, se_b, oracle_mean, oracle_se, sigmas=4.0).all()
     image_se = oracle.reshape(-1, 3).std(axis=0, ddof=1) / np.sqrt(oracle.shape[0] * oracle.shape[1])
     assert agree(ours.mean(axis=(0, 1)), 0.0, oracle.mean(axis=(0, 1)), image_se, sigmas=4.0).all()
+
+
+def test_mismatched_field_sizes_raise_instead_of_reading_out_of_bounds():
+    g = vbuffer_graph("PathTracer", {"outputSize": "Half"})
+    m = make_renderer(SCENES / "CornellBox.pyscene", 32, 32, g)
+    with pytest.raises(Exception, match="PathTracer: field 'color' is 16x16 but the frame is 32x32"):
+        m.renderFrame()

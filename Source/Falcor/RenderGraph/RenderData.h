@@ -6,6 +6,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <initializer_list>
+#include <string_view>
 #include <typeinfo>
 
 namespace falcor
@@ -76,4 +78,12 @@ private:
     uint2 mDefaultDims;
     ResourceFormat mDefaultFormat;
 };
+/// Raises unless every connected field (texture not null) has size `dims`, naming the pass and
+/// field: passes that index several textures by the same pixel must never read out of bounds.
+inline void checkFieldDims(const std::string& passType, uint2 dims, std::initializer_list<std::pair<std::string_view, const Texture*>> fields)
+{
+    for (const auto& [name, texture] : fields)
+        FALCOR_CHECK(!texture || texture->getDims() == dims, passType, ": field '", name, "' is ", texture->getWidth(), "x",
+                     texture->getHeight(), " but the frame is ", dims.x(), "x", dims.y(), "; all its fields must be that size.");
+}
 } // namespace falcor
