@@ -86,25 +86,23 @@ void PathTracer::setScene(RenderContext*, const std::shared_ptr<Scene>& pScene)
     rebuildLights();
 }
 
-void PathTracer::onSceneUpdates(RenderContext*, SceneUpdateFlags updates)
-{
-    const SceneUpdateFlags kLightChanges = SceneUpdateFlags::GeometryMoved | SceneUpdateFlags::GeometryChanged | SceneUpdateFlags::MeshesChanged |
-                                               SceneUpdateFlags::MaterialsChanged | SceneUpdateFlags::EmissiveMaterialsChanged |
-                                               SceneUpdateFlags::LightCollectionChanged | SceneUpdateFlags::SceneGraphChanged |
-                                               SceneUpdateFlags::EnvMapChanged | SceneUpdateFlags::EnvMapPropertiesChanged;
-    if (isSet(updates, kLightChanges))
-        rebuildLights();
-}
-
 void PathTracer::rebuildLights()
 {
     mpEmissiveLights.reset();
-    mpEnvMapSampler.reset();
     if (!mpScene)
+    {
+        mpEnvMapSampler.reset();
         return;
+    }
+    mLightsUpdateCount = mpScene->getUpdateCount();
     mpEmissiveLights = std::make_unique<EmissiveLightCollection>(*mpScene);
     if (const EnvMap* envMap = mpScene->getEnvMap())
-        mpEnvMapSampler = std::make_unique<EnvMapSampler>(*envMap);
+    {
+        if (!mpEnvMapSampler || !mpEnvMapSampler->isBuiltFor(*envMap))
+            mpEnvMapSampler = std::make_unique<EnvMapSampler>(*envMap);
+    }
+    else
+        mpEnvMapSampler.reset();
 }
 
 void PathTracer::warnUnsupportedOnce() const
@@ -135,6 +133,10 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
     }
     warnUnsupportedOnce();
     const Scene& scene = *mpScene;
+    // Scenes edited without the graph being told (a script calling g.execute() directly) still
+    // render their current lights: rebuild whenever the scene changed since the last build.
+    if (scene.getUpdateCount() != mLightsUpdateCount)
+        rebuildLights();
     const Scene::RenderSettings& settings = scene.getRenderSettings();
 
     Frame frame{scene, {}, mParams.useFixedSeed ? mParams.fixedSeed : mFrameCount};

@@ -38,7 +38,6 @@ public:
     void setProperties(const Properties& props) override;
     RenderPassReflection reflect(const CompileData& compileData) override;
     void setScene(RenderContext* pRenderContext, const std::shared_ptr<Scene>& pScene) override;
-    void onSceneUpdates(RenderContext* pRenderContext, SceneUpdateFlags updates) override;
     void execute(RenderContext* pRenderContext, const RenderData& renderData) override;
 
     void reset() { mFrameCount = 0; }
@@ -55,6 +54,7 @@ private:
     HitInfoLayout mHitInfo;
     std::unique_ptr<EmissiveLightCollection> mpEmissiveLights;
     std::unique_ptr<EnvMapSampler> mpEnvMapSampler;
+    uint64_t mLightsUpdateCount = ~0ull; ///< Scene update count the lights were built at.
     uint32_t mFrameCount = 0;
 };
 } // namespace falcor

@@ -25,7 +25,7 @@ void buildCdf(const double* weights, uint32_t n, float* cdf)
 }
 } // namespace
 
-EnvMapSampler::EnvMapSampler(const EnvMap& envMap) : mpEnvMap(&envMap)
+EnvMapSampler::EnvMapSampler(const EnvMap& envMap) : mEnvMap(envMap), mValid(true)
 {
     const uint32_t texWidth = envMap.texture ? envMap.texture->getWidth() : 1;
     mWidth = std::min(kMaxGridWidth, std::max(2u, texWidth));
@@ -76,9 +76,9 @@ float EnvMapSampler::toSolidAngle(float uvPdf, float v)
 
 float EnvMapSampler::evalPdf(const float3& dir) const
 {
-    if (!mpEnvMap)
+    if (!mValid)
         return 0.f;
-    const float2 uv = mpEnvMap->worldToUv(dir);
+    const float2 uv = mEnvMap.worldToUv(dir);
     const uint32_t y = std::min(uint32_t(uv.y() * float(mHeight)), mHeight - 1);
     const uint32_t x = std::min(uint32_t(uv.x() * float(mWidth)), mWidth - 1);
     const float* row = &mConditionalCdf[size_t(y) * (mWidth + 1)];

@@ -25,13 +25,19 @@ public:
     EnvMapSampler() = default;
     explicit EnvMapSampler(const EnvMap& envMap);
 
-    bool isEmpty() const { return mpEnvMap == nullptr; }
-    float3 eval(const float3& dir) const { return mpEnvMap->eval(dir); }
+    bool isEmpty() const { return !mValid; }
+    float3 eval(const float3& dir) const { return mEnvMap.eval(dir); }
+    /// Whether this sampler was built for an env map equal to `envMap` (texture, rotation, tint, intensity).
+    bool isBuiltFor(const EnvMap& envMap) const
+    {
+        return mValid && envMap.texture == mEnvMap.texture && envMap.transform == mEnvMap.transform && envMap.tint == mEnvMap.tint &&
+               envMap.intensity == mEnvMap.intensity;
+    }
 
     template<typename SampleGenerator>
     bool sample(SampleGenerator& sg, EnvMapSample& s) const
     {
-        if (!mpEnvMap)
+        if (!mValid)
             return false;
         const float2 u = sampleNext2D(sg);
         float vPdf, uPdf;
@@ -39,9 +45,9 @@ public:
         const uint32_t row = std::min(uint32_t(v * float(mHeight)), mHeight - 1);
         const float x = sampleCdf(&mConditionalCdf[size_t(row) * (mWidth + 1)], mWidth, u.y(), uPdf);
         const float2 uv(x, v);
-        s.dir = mpEnvMap->uvToWorld(uv);
+        s.dir = mEnvMap.uvToWorld(uv);
         s.pdf = toSolidAngle(uPdf * vPdf, v);
-        s.Le = mpEnvMap->evalUv(uv);
+        s.Le = mEnvMap.evalUv(uv);
         return s.pdf > 0.f;
     }
 
@@ -54,7 +60,8 @@ private:
     /// Converts a density over (u, v) to one over solid angle (the lat-long map's Jacobian).
     static float toSolidAngle(float uvPdf, float v);
 
-    const EnvMap* mpEnvMap = nullptr;
+    EnvMap mEnvMap; ///< A copy (the texture shared): the scene may replace its env map at any time.
+    bool mValid = false;
     uint32_t mWidth = 0, mHeight = 0;
     std::vector<float> mMarginalCdf;    ///< mHeight + 1 entries over rows (v).
     std::vector<float> mConditionalCdf; ///< mHeight rows of mWidth + 1 entries over columns (u).
