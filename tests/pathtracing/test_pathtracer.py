@@ -150,3 +150,13 @@ def test_mismatched_field_sizes_raise_instead_of_reading_out_of_bounds():
     m = make_renderer(SCENES / "CornellBox.pyscene", 32, 32, g)
     with pytest.raises(Exception, match="PathTracer: field 'color' is 16x16 but the frame is 32x32"):
         m.renderFrame()
+
+
+def test_env_map_edits_show_on_the_next_frame():
+    g = vbuffer_graph("PathTracer", {"fixedSeed": 1}, {"samplePattern": "Center"})
+    m = make_renderer(SCENES / "EnvMap.pyscene", 32, 16, g)
+    before = render_frames(m, g, 1)[0]
+    m.scene.envMap.intensity = 2.0 * m.scene.envMap.intensity
+    after = render_frames(m, g, 1)[0]
+    # All light comes from the env map and the seed is fixed: the image scales exactly.
+    assert np.allclose(after, 2.0 * before, rtol=1e-5, atol=1e-6)
