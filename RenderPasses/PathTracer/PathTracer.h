@@ -16,8 +16,8 @@ namespace falcor
 /// by multiple importance sampling; Russian roulette; separate diffuse, specular and
 /// transmission bounce limits; guide buffers for denoisers.
 ///
-/// Properties: see PathTracerParams (Falcor's names and defaults, listed in
-/// docs/passes/PathTracer.md). Inputs `vbuffer` (required), `viewW`, `sampleCount` (R8Uint:
+/// Properties: PathTracerParams (PathTracerParams.h lists each with Falcor's name and default;
+/// what is not honoured yet is in docs/compatibility.md). Inputs `vbuffer` (required), `viewW`, `sampleCount` (R8Uint:
 /// per-pixel sample count, at most 16, replacing samplesPerPixel), `mvec` (accepted, unused).
 /// Outputs (all optional): `color`, `albedo`, `specularAlbedo`, `indirectAlbedo`,
 /// `guideNormal`, `reflectionPosW`, `rayCount`, `pathLength`. `color` is the average of the
