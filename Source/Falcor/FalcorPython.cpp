@@ -12,6 +12,7 @@ void registerRenderGraphBindings(py::module_& m);
 void registerImageIOBindings(py::module_& m);
 void registerSceneBindings(py::module_& m);
 void registerAccelBindings(py::module_& m);
+void registerRenderingBindings(py::module_& m);
 } // namespace falcor::python
 
 namespace
@@ -65,4 +66,5 @@ PYBIND11_MODULE(falcor_ext, m)
     registerImageIOBindings(m);
     registerSceneBindings(m);
     registerAccelBindings(m);
+    registerRenderingBindings(m);
 }

@@ -26,6 +26,10 @@ struct SpecularMicrofacetBSDF
             return float3(0.f);
         const float3 h = halfVector(wi, wo, isReflection);
         const float wiDotH = dot(wi, h), woDotH = dot(wo, h);
+        // Refraction through h needs wi above and wo below the microfacet. Falcor's eval omits
+        // this test (its pdf has it), which lets NEE count light BSDF sampling can never reach.
+        if (!isReflection && woDotH >= 0.f)
+            return float3(0.f);
         const float D = evalNdfGGX(alpha, h.z());
         const float G = evalMaskingSmithGGXCorrelated(alpha, wi.z(), std::abs(wo.z()));
         const float F = evalFresnelDielectric(eta, wiDotH);

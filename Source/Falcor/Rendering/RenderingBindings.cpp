@@ -1,0 +1,151 @@
+// falcor.rendering: the BSDF lobes and mixtures of Rendering/Materials, callable on numpy arrays
+// of local-frame directions (z = shading normal, wi towards the viewer, wo towards the light),
+// so their eval/pdf/sample can be checked (chi-square, furnace, reciprocity) and plotted.
+#include "Core/PythonHelpers.h"
+#include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
+#include "Rendering/Materials/BSDFs/StandardBSDF.h"
+#include "Utils/Sampling/UniformSampleGenerator.h"
+#include <pybind11/numpy.h>
+
+namespace falcor::python
+{
+namespace
+{
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+/// A lobe used as is, whatever wi is.
+template<typename Lobe>
+struct Fixed
+{
+    Lobe lobe;
+    const Lobe& make(const float3&) const { return lobe; }
+};
+
+/// The standard BSDF's lobe probabilities depend on wi: set it up per query.
+struct Standard
+{
+    StandardBSDFData data;
+    StandardBSDF make(const float3& wi) const { return StandardBSDF(wi, data); }
+};
+
+std::vector<float3> directions(const py::handle& obj, const char* what)
+{
+    FloatArray a = FloatArray::ensure(obj);
+    if (!a || a.ndim() != 2 || a.shape(1) != 3)
+        throw py::value_error(std::string(what) + " must be an (N, 3) float array of directions");
+    std::vector<float3> v(size_t(a.shape(0)));
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = float3(a.at(i, 0), a.at(i, 1), a.at(i, 2));
+    return v;
+}
+
+template<typename Factory>
+void bindBSDF(const char* doc, py::class_<Factory>& cls)
+{
+    cls.doc() = doc;
+    cls.def(
+        "eval",
+        [](const Factory& f, const py::object& wi, const py::object& wo) {
+            const float3 i = toVector<float, 3>(wi);
+            const std::vector<float3> o = directions(wo, "wo");
+            py::array_t<float> out({py::ssize_t(o.size()), py::ssize_t(3)});
+            const auto bsdf = f.make(i);
+            for (size_t k = 0; k < o.size(); ++k)
+            {
+                const float3 v = bsdf.eval(i, o[k]);
+                for (int c = 0; c < 3; ++c)
+                    out.mutable_at(k, c) = v[c];
+            }
+            return out;
+        },
+        "wi"_a, "wo"_a, "f(wi, wo) · |cos θo| for each row of wo: (N, 3).");
+    cls.def(
+        "pdf",
+        [](const Factory& f, const py::object& wi, const py::object& wo) {
+            const float3 i = toVector<float, 3>(wi);
+            const std::vector<float3> o = directions(wo, "wo");
+            py::array_t<float> out(py::ssize_t(o.size()));
+            const auto bsdf = f.make(i);
+            for (size_t k = 0; k < o.size(); ++k)
+                out.mutable_at(k) = bsdf.evalPdf(i, o[k]);
+            return out;
+        },
+        "wi"_a, "wo"_a, "Solid-angle density of sample() at each row of wo: (N,).");
+    cls.def(
+        "sample",
+        [](const Factory& f, const py::object& wi, uint32_t count, uint32_t seed) {
+            const float3 i = toVector<float, 3>(wi);
+            py::array_t<float> wo({py::ssize_t(count), py::ssize_t(3)}), weight({py::ssize_t(count), py::ssize_t(3)}), pdf(count);
+            py::array_t<uint32_t> lobe(count);
+            py::array_t<bool> valid(count);
+            const auto bsdf = f.make(i);
+            for (uint32_t k = 0; k < count; ++k)
+            {
+                UniformSampleGenerator sg(uint2(k & 0xffffu, k >> 16), seed);
+                BSDFSample s;
+                valid.mutable_at(k) = bsdf.sample(i, s, sg);
+                for (int c = 0; c < 3; ++c)
+                    wo.mutable_at(k, c) = s.wo[c], weight.mutable_at(k, c) = s.weight[c];
+                pdf.mutable_at(k) = s.pdf;
+                lobe.mutable_at(k) = s.lobeType;
+            }
+            return py::dict("wo"_a = wo, "pdf"_a = pdf, "weight"_a = weight, "lobe"_a = lobe, "valid"_a = valid);
+        },
+        "wi"_a, "count"_a, "seed"_a = 0,
+        "`count` samples for view wi, each from its own generator: dict of wo (N, 3), pdf (N,), "
+        "weight = f·cos/pdf of the chosen lobe (N, 3), lobe (LobeType bits) and valid (N,).");
+}
+} // namespace
+
+void registerRenderingBindings(py::module_& root)
+{
+    py::module_ m = root.def_submodule("rendering", "BSDFs of the renderer, evaluated on numpy arrays (for tests and research).");
+    using Lambert = Fixed<LambertDiffuseBRDF>;
+    py::class_<Lambert> lambert(m, "LambertDiffuseBRDF");
+    lambert.def(py::init([](const py::object& albedo) { return Lambert{{toVector<float, 3>(albedo)}}; }), "albedo"_a);
+    bindBSDF("Lambertian reflection (PBRTDiffuseMaterial).", lambert);
+
+    using LambertT = Fixed<LambertDiffuseBTDF>;
+    py::class_<LambertT> lambertT(m, "LambertDiffuseBTDF");
+    lambertT.def(py::init([](const py::object& albedo) { return LambertT{{toVector<float, 3>(albedo)}}; }), "albedo"_a);
+    bindBSDF("Lambertian transmission.", lambertT);
+
+    using Frostbite = Fixed<FrostbiteDiffuseBRDF>;
+    py::class_<Frostbite> frostbite(m, "FrostbiteDiffuseBRDF");
+    frostbite.def(py::init([](const py::object& albedo, float roughness) { return Frostbite{{toVector<float, 3>(albedo), roughness}}; }),
+                  "albedo"_a, "roughness"_a);
+    bindBSDF("The standard material's diffuse lobe.", frostbite);
+
+    using GGXR = Fixed<SpecularMicrofacetBRDF>;
+    py::class_<GGXR> ggxr(m, "SpecularMicrofacetBRDF");
+    ggxr.def(py::init([](const py::object& albedo, float alpha) { return GGXR{{toVector<float, 3>(albedo), alpha}}; }), "albedo"_a,
+             "alpha"_a);
+    bindBSDF("GGX reflection with Schlick Fresnel (alpha 0: mirror).", ggxr);
+
+    using GGXT = Fixed<SpecularMicrofacetBSDF>;
+    py::class_<GGXT> ggxt(m, "SpecularMicrofacetBSDF");
+    ggxt.def(py::init([](const py::object& transmissionAlbedo, float alpha, float eta) {
+                 return GGXT{{toVector<float, 3>(transmissionAlbedo), alpha, eta}};
+             }),
+             "transmission_albedo"_a, "alpha"_a, "eta"_a);
+    ggxt.def_property_readonly("eta", [](const GGXT& b) { return b.lobe.eta; });
+    bindBSDF("GGX dielectric interface, eta = etaI / etaT (alpha 0: smooth).", ggxt);
+
+    py::class_<Standard> standard(m, "StandardBSDF");
+    standard.def(py::init([](const py::object& diffuse, const py::object& specular, float roughness, float metallic, float eta,
+                             const py::object& transmission, float diffuseTransmission, float specularTransmission, bool thinSurface) {
+                     Standard s;
+                     s.data.diffuse = toVector<float, 3>(diffuse), s.data.specular = toVector<float, 3>(specular);
+                     s.data.roughness = roughness, s.data.metallic = metallic, s.data.eta = eta;
+                     s.data.transmission = toVector<float, 3>(transmission);
+                     s.data.diffuseTransmission = diffuseTransmission, s.data.specularTransmission = specularTransmission;
+                     s.data.thinSurface = thinSurface;
+                     return s;
+                 }),
+                 "diffuse"_a, "specular"_a, "roughness"_a, "metallic"_a = 0.f, "eta"_a = 1.f / 1.5f,
+                 "transmission"_a = py::make_tuple(1.f, 1.f, 1.f), "diffuse_transmission"_a = 0.f, "specular_transmission"_a = 0.f,
+                 "thin_surface"_a = false);
+    standard.def_property_readonly("lobe_types", [](const Standard& s) { return s.data.getLobeTypes(); });
+    bindBSDF("Falcor's standard BSDF (StandardMaterial), from its BSDF parameters.", standard);
+}
+} // namespace falcor::python
