@@ -97,7 +97,14 @@ private:
         return 0.f;
     }
 
+    /// Paths give up after this many false intersections (Falcor's kMaxRejectedHits).
+    static constexpr uint32_t kMaxRejectedHits = 16;
+
     void handleHit(PathState& path, SampleGenerator& sg) const;
+    /// Attenuation by the dielectric volume the segment just traced ran through.
+    void applyVolumeAbsorption(PathState& path, const ShadingData& sd) const;
+    /// Skips false intersections inside higher-priority volumes; sets the outside IoR of true ones.
+    bool handleNestedDielectrics(PathState& path, ShadingData& sd) const;
     void handleMiss(PathState& path) const;
     /// Emission at the hit, MIS-weighted against the light sample taken at the previous vertex.
     void addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const;

@@ -4,13 +4,18 @@ namespace falcor
 template<typename SG>
 void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
 {
-    const bool isPrimaryHit = path.vertexIndex == 1;
     ShadingData sd = loadShadingData(mScene, path.hit, path.dir);
+    applyVolumeAbsorption(path, sd);
+    if (!handleNestedDielectrics(path, sd))
+        return;
+    const bool isPrimaryHit = path.vertexIndex == 1;
     TextureLod lod;
     lod.explicitLod = isPrimaryHit ? 0.f : mParams.lodBias;
     MaterialInstance mi = createMaterialInstance(sd, lod, mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone,
                                                  mScene.getRenderSettings().diffuseAlbedoMultiplier);
-    const BSDFProperties props = mi.getProperties();
+    BSDFProperties props = mi.getProperties();
+    if (!mParams.useLightsInDielectricVolumes && path.isInsideDielectricVolume())
+        props.emission = float3(0.f);
 
     // Without caustics, specular lobes after a diffuse bounce are off.
     const bool isSpecular = props.roughness <= mParams.specularRoughnessThreshold;
@@ -63,6 +68,44 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
 }
 
 template<typename SG>
+void PathIntegrator<SG>::applyVolumeAbsorption(PathState& path, const ShadingData& sd) const
+{
+    if (!path.isInsideDielectricVolume())
+        return;
+    const MaterialData& medium = mScene.getMaterial(path.interiorList.getTopMaterialID());
+    const float3 sigmaT = medium.volumeAbsorption + medium.volumeScattering;
+    const float distance = length(sd.posW - path.origin);
+    path.thp *= map(sigmaT, [&](float s) { return std::exp(-s * distance); });
+}
+
+template<typename SG>
+bool PathIntegrator<SG>::handleNestedDielectrics(PathState& path, ShadingData& sd) const
+{
+    const uint32_t priority = sd.mtl->nestedPriority;
+    if (!path.interiorList.isTrueIntersection(priority))
+    {
+        // A surface inside a higher-priority volume: continue on its other side, a bounded
+        // number of times (a too-small offset could otherwise hit it forever).
+        if (path.rejectedHits < kMaxRejectedHits)
+        {
+            ++path.rejectedHits;
+            path.interiorList.handleIntersection(sd.materialID, priority, sd.frontFacing);
+            path.origin = sd.computeRayOrigin(false);
+            --path.vertexIndex;
+        }
+        else
+            path.active = false;
+        return false;
+    }
+    // The medium outside: the top of the list, or the next one when leaving the top.
+    uint32_t outside = path.interiorList.getTopMaterialID();
+    if (!sd.frontFacing && outside == sd.materialID)
+        outside = path.interiorList.getNextMaterialID();
+    sd.IoR = outside == InteriorList::kNoMaterial ? 1.f : headerIoR(mScene.getMaterial(outside));
+    return true;
+}
+
+template<typename SG>
 void PathIntegrator<SG>::addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const
 {
     const bool useEmissive = mLights.emissive != nullptr;
@@ -104,7 +147,7 @@ template<typename SG>
 void PathIntegrator<SG>::sampleLightAndShade(PathState& path, const ShadingData& sd, const MaterialInstance& mi, uint32_t lobes,
                                              SG& sg) const
 {
-    const bool upper = (lobes & kLobeNonDeltaReflection) != 0;
+    const bool upper = (lobes & kLobeNonDeltaReflection) != 0 && (mParams.useLightsInDielectricVolumes || !path.isInsideDielectricVolume());
     const bool lower = (lobes & kLobeNonDeltaTransmission) != 0;
     PathLightSample ls;
     const bool valid = generateLightSample(sd, upper, lower, sg, ls);
@@ -203,6 +246,8 @@ bool PathIntegrator<SG>::generateScatterRay(PathState& path, const ShadingData& 
         path.incrementBounces(BounceType::Transmission);
         path.isTransmission = true;
         path.origin = sd.computeRayOrigin(false);
+        if (!sd.mtl->thinSurface)
+            path.interiorList.handleIntersection(sd.materialID, sd.mtl->nestedPriority, sd.frontFacing);
     }
     path.normal = sd.getOrientedFaceNormal();
     return anyPositive(path.thp);

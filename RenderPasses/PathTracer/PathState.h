@@ -1,4 +1,5 @@
 #pragma once
+#include "Rendering/Materials/InteriorList.h"
 #include "Scene/Acceleration/RayTracing.h"
 #include "Utils/Math/Vector.h"
 #include <algorithm>
@@ -37,11 +38,14 @@ struct PathState
     bool active = true;
     bool lightSampledUpper = false, lightSampledLower = false;
     bool isDelta = false, isSpecular = false, isTransmission = false; ///< Of the last scatter event.
+    InteriorList interiorList;   ///< Dielectric volumes the path is inside.
+    uint32_t rejectedHits = 0;   ///< False intersections skipped (nested dielectrics).
     uint32_t rayCount = 0;
     GuideData guide;
 
     uint32_t getBounces(BounceType type) const { return bounces[uint32_t(type)]; }
     void incrementBounces(BounceType type) { ++bounces[uint32_t(type)]; }
+    bool isInsideDielectricVolume() const { return !interiorList.isEmpty(); }
     bool isLightSampled() const { return lightSampledUpper || lightSampledLower; }
     /// Light sampling could have produced the last scatter direction (not a delta lobe).
     bool isLightSamplable() const { return !isDelta; }

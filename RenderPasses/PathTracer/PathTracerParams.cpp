@@ -1,5 +1,6 @@
 #include "PathTracerParams.h"
 #include "Core/Logger.h"
+#include "Rendering/Materials/InteriorList.h"
 #include <algorithm>
 
 namespace falcor
@@ -87,6 +88,8 @@ void PathTracerParams::parse(const Properties& props, const std::function<void(c
     }
     FALCOR_CHECK(p.sampleGenerator <= 1, "PathTracer: 'sampleGenerator' = ", p.sampleGenerator,
                  " is not a sample generator (0 = TinyUniform, 1 = Uniform).");
+    FALCOR_CHECK(p.maxNestedMaterials >= 2 && p.maxNestedMaterials <= InteriorList::kMaxSlots, "PathTracer: 'maxNestedMaterials' = ",
+                 p.maxNestedMaterials, " is not supported (2 to ", InteriorList::kMaxSlots, ").");
     if (p.specularRoughnessThreshold < 0.f || p.specularRoughnessThreshold > 1.f)
     {
         logWarning("PathTracer: 'specularRoughnessThreshold' has invalid value; clamping to [0, 1]");
