@@ -16,7 +16,7 @@ struct PathTracerLights
 {
     const EnvMapSampler* envMap = nullptr;            ///< Null when the env map does not light the scene.
     const EmissiveLightCollection* emissive = nullptr; ///< Null when emissive lights are off.
-    EmissiveLightSampler emissiveSampler;              ///< Empty for the Null sampler.
+    const EmissiveLightSampler* emissiveSampler = nullptr; ///< Set with `emissive`.
     std::span<const LightData> analytic;
     float selectionPdf[3] = {0.f, 0.f, 0.f}; ///< Env map, emissive, analytic: uniform over the types present.
 

@@ -116,8 +116,9 @@ void PathIntegrator<SG>::addEmission(PathState& path, const ShadingData& sd, con
     if (useEmissive && mParams.useNEE && mParams.useMIS && !isPrimaryHit && path.isLightSampled() && path.isLightSamplable())
     {
         const uint32_t triangle = mLights.emissive->getTriangleIndex(path.hit.instanceID, path.hit.primitiveIndex);
+        const bool upperOnly = path.lightSampledUpper && !path.lightSampledLower;
         const float lightPdf = mLights.selectionPdf[PathTracerLights::Emissive] *
-                               mLights.emissiveSampler.evalPdf(path.origin, triangle, sd.posW, sd.getOrientedFaceNormal());
+                               mLights.emissiveSampler->evalPdf(path.neePosW, path.normal, upperOnly, triangle, sd.posW, sd.getOrientedFaceNormal());
         misWeight = evalMIS(path.pdf, lightPdf);
     }
     path.L += path.thp * props.emission * misWeight;
@@ -189,7 +190,7 @@ bool PathIntegrator<SG>::generateLightSample(const ShadingData& sd, bool upper, 
     else if (type == PathTracerLights::Emissive)
     {
         TriangleLightSample s;
-        if (!mLights.emissiveSampler.sampleLight(sd.posW, sg, s))
+        if (!mLights.emissiveSampler->sampleLight(sd.posW, faceN, upper && !lower, sg, s))
             return false;
         ls.Li = s.pdf > 0.f ? s.Le / s.pdf : float3(0.f), ls.pdf = s.pdf;
         // Offset both ends so the shadow ray neither starts nor ends inside a surface.
@@ -250,6 +251,7 @@ bool PathIntegrator<SG>::generateScatterRay(PathState& path, const ShadingData& 
             path.interiorList.handleIntersection(sd.materialID, sd.mtl->nestedPriority, sd.frontFacing);
     }
     path.normal = sd.getOrientedFaceNormal();
+    path.neePosW = sd.posW;
     return anyPositive(path.thp);
 }
 

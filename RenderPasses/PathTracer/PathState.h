@@ -33,6 +33,7 @@ struct PathState
     float3 L{0.f, 0.f, 0.f};     ///< Radiance gathered so far.
     float pdf = 0.f;             ///< BSDF density of the last scatter direction (for MIS).
     float3 normal{0.f, 0.f, 0.f}; ///< Oriented face normal where the last light sample was taken.
+    float3 neePosW{0.f, 0.f, 0.f}; ///< Where it was taken (MIS evaluates light densities from there).
     uint32_t vertexIndex = 0;    ///< 1 at the primary hit.
     uint32_t bounces[3] = {0, 0, 0};
     bool active = true;

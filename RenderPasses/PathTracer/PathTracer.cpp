@@ -55,6 +55,7 @@ PathTracer::PathTracer(const Properties& props)
 void PathTracer::setProperties(const Properties& props)
 {
     mParams.parse(props, [this](const std::string& key) { warnUnknownProperty(key); });
+    mLightsUpdateCount = ~0ull; // The emissive sampler may have changed.
     requestRecompile();
 }
 
@@ -89,6 +90,8 @@ void PathTracer::setScene(RenderContext*, const std::shared_ptr<Scene>& pScene)
 void PathTracer::rebuildLights()
 {
     mpEmissiveLights.reset();
+    mpLightBVH.reset();
+    mEmissiveSampler = {};
     if (!mpScene)
     {
         mpEnvMapSampler.reset();
@@ -96,6 +99,10 @@ void PathTracer::rebuildLights()
     }
     mLightsUpdateCount = mpScene->getUpdateCount();
     mpEmissiveLights = std::make_unique<EmissiveLightCollection>(*mpScene);
+    if (mParams.emissiveSampler == EmissiveLightSamplerType::LightBVH)
+        mpLightBVH = std::make_unique<LightBVH>(*mpEmissiveLights, mParams.bvhMaxTrianglesPerLeaf, mParams.bvhBinCount);
+    mEmissiveSampler = EmissiveLightSampler(mpEmissiveLights.get(), &mpScene->getMaterials(), mParams.emissiveSampler, mpLightBVH.get(),
+                                            mParams.bvhSamplerOptions);
     if (const EnvMap* envMap = mpScene->getEnvMap())
     {
         if (!mpEnvMapSampler || !mpEnvMapSampler->isBuiltFor(*envMap))
@@ -107,9 +114,6 @@ void PathTracer::rebuildLights()
 
 void PathTracer::warnUnsupportedOnce() const
 {
-    if (mParams.emissiveSampler == EmissiveLightSamplerType::LightBVH)
-        logWarningOnce("PathTracer: the 'LightBVH' emissive sampler is not built yet; emissive lights are sampled by power "
-                       "('Power'), which converges to the same image with different noise.");
     if (mParams.useSER)
         logWarningOnce("PathTracer: 'useSER' (shader execution reordering) is a GPU scheduling feature; it has no effect on the CPU.");
     if (mParams.useRTXDI)
@@ -146,9 +150,7 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
     if (settings.useEmissiveLights && mpEmissiveLights && mpEmissiveLights->getTriangleCount() > 0)
     {
         lights.emissive = mpEmissiveLights.get();
-        if (mParams.emissiveSampler != EmissiveLightSamplerType::Null)
-            lights.emissiveSampler = EmissiveLightSampler(lights.emissive, &scene.getMaterials(),
-                                                          mParams.emissiveSampler != EmissiveLightSamplerType::Uniform);
+        lights.emissiveSampler = &mEmissiveSampler;
     }
     if (settings.useAnalyticLights)
         lights.analytic = scene.getActiveLights();

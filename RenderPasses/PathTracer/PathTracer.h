@@ -4,6 +4,7 @@
 #include "Rendering/Lights/EmissiveLightCollection.h"
 #include "Rendering/Lights/EmissiveLightSampler.h"
 #include "Rendering/Lights/EnvMapSampler.h"
+#include "Rendering/Lights/LightBVH.h"
 #include "Scene/HitInfo.h"
 #include "Scene/Scene.h"
 #include <memory>
@@ -53,6 +54,8 @@ private:
     std::shared_ptr<Scene> mpScene;
     HitInfoLayout mHitInfo;
     std::unique_ptr<EmissiveLightCollection> mpEmissiveLights;
+    std::unique_ptr<LightBVH> mpLightBVH;        ///< Built for the LightBVH sampler only.
+    EmissiveLightSampler mEmissiveSampler;
     std::unique_ptr<EnvMapSampler> mpEnvMapSampler;
     uint64_t mLightsUpdateCount = ~0ull; ///< Scene update count the lights were built at.
     uint32_t mFrameCount = 0;

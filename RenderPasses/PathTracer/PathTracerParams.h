@@ -3,6 +3,7 @@
 #include "Core/Properties.h"
 #include "RenderGraph/RenderPass.h"
 #include "Rendering/Lights/EmissiveLightSampler.h"
+#include "Rendering/Lights/LightBVHSampler.h"
 #include <cstdint>
 
 namespace falcor
@@ -59,7 +60,9 @@ struct PathTracerParams
     MISHeuristic misHeuristic = MISHeuristic::Balance;
     float misPowerExponent = 2.f;
     EmissiveLightSamplerType emissiveSampler = EmissiveLightSamplerType::LightBVH;
-    PropertyValue lightBVHOptions = PropertyValue::Object{}; ///< Accepted and returned; the BVH sampler is not built yet.
+    PropertyValue lightBVHOptions = PropertyValue::Object{}; ///< As given (returned as is); parsed into the two below.
+    LightBVHSamplerOptions bvhSamplerOptions;
+    uint32_t bvhMaxTrianglesPerLeaf = 10, bvhBinCount = 16;
     bool useRTXDI = false;
     PropertyValue RTXDIOptions = PropertyValue::Object{};
     // Material

@@ -23,9 +23,12 @@ def block_means(scene, props, size=32, frames=256, block=8):
 @pytest.mark.parametrize(
     "scene, strategies",
     [
-        ("CornellBox.pyscene", [{"useNEE": False}, {"useMIS": False}, {"misHeuristic": "PowerTwo"}, {"emissiveSampler": "Uniform"}]),
+        ("CornellBox.pyscene", [{"useNEE": False}, {"useMIS": False}, {"misHeuristic": "PowerTwo"}, {"emissiveSampler": "Uniform"},
+                                {"emissiveSampler": "Power"}]),
         ("EnvMap.pyscene", [{"useNEE": False}, {"useMIS": False}, {"misHeuristic": "PowerExp", "misPowerExponent": 3.0}]),
-        ("Lights.pyscene", [{"useMIS": False}, {"useRussianRoulette": True}, {"emissiveSampler": "Null"}]),
+        ("Lights.pyscene", [{"useMIS": False}, {"useRussianRoulette": True}, {"emissiveSampler": "Null"}, {"emissiveSampler": "Uniform"},
+                            {"emissiveSampler": "LightBVH", "lightBVHOptions": {"buildOptions": {"maxTriangleCountPerLeaf": 1}}},
+                            {"emissiveSampler": "LightBVH", "lightBVHOptions": {"useBoundingCone": False, "useLightingCone": False}}]),
     ],
 )
 def test_sampling_strategies_converge_to_the_same_image(scene, strategies):

@@ -1,6 +1,7 @@
 #pragma once
 #include "Core/Enum.h"
 #include "Rendering/Lights/EmissiveLightCollection.h"
+#include "Rendering/Lights/LightBVHSampler.h"
 #include "Utils/Math/MathHelpers.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include <algorithm>
@@ -34,23 +35,63 @@ struct TriangleLightSample
     float pdf = 0.f;
 };
 
-/// Picks an emissive triangle, uniformly or in proportion to its power, then a uniform point on it.
-/// Evaluating the density of a point hit by a BSDF-sampled ray (for MIS) gives the same pdf.
+/// Picks an emissive triangle (uniformly, in proportion to its power, or by descending a light
+/// BVH towards the shading point), then a uniform point on it. Evaluating the density of a point
+/// hit by a BSDF-sampled ray (for MIS) gives the same pdf.
 class EmissiveLightSampler
 {
 public:
     EmissiveLightSampler() = default;
-    /// `lights` and `materials` (the scene's, for the emission at sampled points) must outlive the sampler.
-    EmissiveLightSampler(const EmissiveLightCollection* lights, const std::vector<MaterialData>* materials, bool powerWeighted)
-        : mpLights(lights), mpMaterials(materials)
+    /// `lights`, `materials` (the scene's, for the emission at sampled points) and `bvh` (for
+    /// LightBVH) must outlive the sampler.
+    EmissiveLightSampler(const EmissiveLightCollection* lights, const std::vector<MaterialData>* materials, EmissiveLightSamplerType type,
+                         const LightBVH* bvh = nullptr, const LightBVHSamplerOptions& bvhOptions = {})
+        : mpLights(lights), mpMaterials(materials), mType(type), mBVHSampler(bvh, bvhOptions)
     {
-        const uint32_t count = lights->getTriangleCount();
-        if (!powerWeighted || count == 0)
-            return;
-        mCdf.resize(count);
+        if (type == EmissiveLightSamplerType::Power)
+            buildPowerCdf();
+    }
+
+    bool isEmpty() const { return !mpLights || mpLights->getTriangleCount() == 0 || mType == EmissiveLightSamplerType::Null; }
+
+    template<typename SampleGenerator>
+    bool sampleLight(const float3& posW, const float3& normalW, bool upperHemisphere, SampleGenerator& sg, TriangleLightSample& ls) const
+    {
+        if (isEmpty())
+            return false;
+        uint32_t index;
+        float selectionPdf;
+        if (!selectTriangle(posW, normalW, upperHemisphere, sampleNext1D(sg), index, selectionPdf))
+            return false;
+        if (!samplePointOnTriangle(posW, index, sampleNext2D(sg), ls))
+            return false;
+        ls.pdf *= selectionPdf;
+        return true;
+    }
+
+    /// Solid-angle density with which sampleLight would produce the point posOnLight (front-side
+    /// normal normalOnLight) of light triangle `index`, seen from posW.
+    float evalPdf(const float3& posW, const float3& normalW, bool upperHemisphere, uint32_t index, const float3& posOnLight,
+                  const float3& normalOnLight) const
+    {
+        if (isEmpty() || index >= mpLights->getTriangleCount())
+            return 0.f;
+        const float3 toLight = posOnLight - posW;
+        const float distSqr = std::max(FLT_MIN, dot(toLight, toLight));
+        const float cosTheta = -dot(normalOnLight, toLight / std::sqrt(distSqr));
+        if (cosTheta <= 0.f)
+            return 0.f;
+        return getSelectionPdf(posW, normalW, upperHemisphere, index) * distSqr / std::max(FLT_MIN, cosTheta * mpLights->getTriangle(index).area);
+    }
+
+private:
+    void buildPowerCdf()
+    {
+        const uint32_t count = mpLights ? mpLights->getTriangleCount() : 0;
         double total = 0.0;
+        mCdf.resize(count);
         for (uint32_t i = 0; i < count; ++i)
-            mCdf[i] = float(total += lights->getTriangle(i).flux);
+            mCdf[i] = float(total += mpLights->getTriangle(i).flux);
         if (total <= 0.0)
         {
             mCdf.clear(); // Nothing emits measurably: fall back to uniform selection.
@@ -61,43 +102,21 @@ public:
         mCdf.back() = 1.f;
     }
 
-    bool isEmpty() const { return !mpLights || mpLights->getTriangleCount() == 0; }
-
-    template<typename SampleGenerator>
-    bool sampleLight(const float3& posW, SampleGenerator& sg, TriangleLightSample& ls) const
+    bool selectTriangle(const float3& posW, const float3& normalW, bool upper, float u, uint32_t& index, float& pdf) const
     {
-        if (isEmpty())
-            return false;
-        const float u = sampleNext1D(sg);
         const uint32_t count = mpLights->getTriangleCount();
-        const uint32_t index = mCdf.empty() ? std::min(uint32_t(u * float(count)), count - 1)
-                                            : uint32_t(std::upper_bound(mCdf.begin(), mCdf.end(), u) - mCdf.begin());
-        if (index >= count)
-            return false;
-        const float selectionPdf = getSelectionPdf(index);
-        if (selectionPdf == 0.f || !samplePointOnTriangle(posW, index, sampleNext2D(sg), ls))
-            return false;
-        ls.pdf *= selectionPdf;
-        return true;
+        if (mType == EmissiveLightSamplerType::LightBVH)
+            return mBVHSampler.selectTriangle(posW, normalW, upper, u, index, pdf);
+        index = mCdf.empty() ? std::min(uint32_t(u * float(count)), count - 1)
+                             : std::min(uint32_t(std::upper_bound(mCdf.begin(), mCdf.end(), u) - mCdf.begin()), count - 1);
+        pdf = getSelectionPdf(posW, normalW, upper, index);
+        return pdf > 0.f;
     }
 
-    /// Solid-angle density with which sampleLight would produce the point posOnLight (front-side
-    /// normal normalOnLight) of light triangle `index`, seen from posW.
-    float evalPdf(const float3& posW, uint32_t index, const float3& posOnLight, const float3& normalOnLight) const
+    float getSelectionPdf(const float3& posW, const float3& normalW, bool upper, uint32_t index) const
     {
-        if (isEmpty() || index >= mpLights->getTriangleCount())
-            return 0.f;
-        const float3 toLight = posOnLight - posW;
-        const float distSqr = std::max(FLT_MIN, dot(toLight, toLight));
-        const float cosTheta = -dot(normalOnLight, toLight / std::sqrt(distSqr));
-        if (cosTheta <= 0.f)
-            return 0.f;
-        return getSelectionPdf(index) * distSqr / std::max(FLT_MIN, cosTheta * mpLights->getTriangle(index).area);
-    }
-
-private:
-    float getSelectionPdf(uint32_t index) const
-    {
+        if (mType == EmissiveLightSamplerType::LightBVH)
+            return mBVHSampler.evalSelectionPdf(posW, normalW, upper, index);
         if (mCdf.empty())
             return 1.f / float(mpLights->getTriangleCount());
         return mCdf[index] - (index > 0 ? mCdf[index - 1] : 0.f);
@@ -124,6 +143,8 @@ private:
 
     const EmissiveLightCollection* mpLights = nullptr;
     const std::vector<MaterialData>* mpMaterials = nullptr;
+    EmissiveLightSamplerType mType = EmissiveLightSamplerType::Null;
+    LightBVHSampler mBVHSampler;
     std::vector<float> mCdf; ///< Cumulative selection probabilities (power sampling); empty for uniform.
 };
 } // namespace falcor
