@@ -13,6 +13,7 @@ void registerImageIOBindings(py::module_& m);
 void registerSceneBindings(py::module_& m);
 void registerAccelBindings(py::module_& m);
 void registerRenderingBindings(py::module_& m);
+void registerLightBindings(py::module_& m);
 } // namespace falcor::python
 
 namespace
@@ -67,4 +68,5 @@ PYBIND11_MODULE(falcor_ext, m)
     registerSceneBindings(m);
     registerAccelBindings(m);
     registerRenderingBindings(m);
+    registerLightBindings(m);
 }

@@ -247,5 +247,7 @@ class SphereLight(AnalyticAreaLight):
 
     def _surface_area(self) -> float:
         rx, ry, rz = self._axis_lengths()
-        p = 1.6  # Falcor's ellipsoid area approximation, written as Falcor writes it
-        return 4.0 * math.pi * ((rx * ry) ** p + (ry * rz) ** p + (rx * rz) ** p / 3.0) ** (1.0 / p)
+        # Thomsen's ellipsoid area approximation. Falcor divides only the last term by 3 (a misplaced
+        # parenthesis), which makes its sphere lights 1.70x too bright; see docs/compatibility.md.
+        p = 1.6
+        return 4.0 * math.pi * (((rx * ry) ** p + (ry * rz) ** p + (rx * rz) ** p) / 3.0) ** (1.0 / p)

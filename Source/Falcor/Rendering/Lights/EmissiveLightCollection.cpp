@@ -2,6 +2,8 @@
 #include "Scene/SceneMath.h"
 #include "Utils/Color/ColorHelpers.h"
 #include "Utils/Math/MathHelpers.h"
+#include <algorithm>
+#include <cmath>
 
 namespace falcor
 {
@@ -36,7 +38,7 @@ EmissiveLightCollection::EmissiveLightCollection(const Scene& scene)
         if (!material.emissive)
             continue;
         const Scene::Mesh& mesh = scene.getMesh(instance.meshID);
-        mInstanceOffsets[instanceID] = uint32_t(mTriangles.size());
+        mInstanceOffsets[instanceID] = uint32_t(mLightOfPrimitive.size());
         for (uint32_t primitive = 0; primitive < mesh.triangles.size(); ++primitive)
         {
             Triangle tri;
@@ -54,7 +56,16 @@ EmissiveLightCollection::EmissiveLightCollection(const Scene& scene)
             tri.normalW = scene.getVertexData(centroid).faceNormalW;
             tri.materialID = instance.materialID;
             tri.flux = tri.area > 0.f ? kPi * tri.area * averageLuminance(material, tri) : 0.f;
-            mTriangles.push_back(tri);
+            // Black triangles and slivers (area negligible against the longest edge squared, as
+            // at the poles of a UV sphere) send no light: sampling them would only waste samples.
+            const float longestEdgeSqr = std::max({dot(tri.posW[1] - tri.posW[0], tri.posW[1] - tri.posW[0]),
+                                                   dot(tri.posW[2] - tri.posW[1], tri.posW[2] - tri.posW[1]),
+                                                   dot(tri.posW[0] - tri.posW[2], tri.posW[0] - tri.posW[2])});
+            const bool degenerate = tri.area <= 1e-6f * longestEdgeSqr;
+            const bool active = !degenerate && tri.flux > 0.f && std::isfinite(tri.flux);
+            mLightOfPrimitive.push_back(active ? uint32_t(mTriangles.size()) : kInvalidIndex);
+            if (active)
+                mTriangles.push_back(tri);
         }
     }
 }

@@ -6,8 +6,9 @@
 
 namespace falcor
 {
-/// Every triangle of the scene whose material emits, in world space (Falcor's LightCollection):
-/// what emissive light samplers draw from and what MIS looks up when a path hits a light.
+/// Every triangle of the scene that emits (emissive material, nonzero area and power), in world
+/// space (Falcor's LightCollection with its active-triangle list): what emissive light samplers
+/// draw from and what MIS looks up when a path hits a light.
 class FALCOR_API EmissiveLightCollection
 {
 public:
@@ -34,11 +35,12 @@ public:
     uint32_t getTriangleIndex(uint32_t instanceID, uint32_t primitiveIndex) const
     {
         const uint32_t offset = instanceID < mInstanceOffsets.size() ? mInstanceOffsets[instanceID] : kInvalidIndex;
-        return offset == kInvalidIndex ? kInvalidIndex : offset + primitiveIndex;
+        return offset == kInvalidIndex ? kInvalidIndex : mLightOfPrimitive[offset + primitiveIndex];
     }
 
 private:
     std::vector<Triangle> mTriangles;
-    std::vector<uint32_t> mInstanceOffsets; ///< First light triangle of each instance, kInvalidIndex if it does not emit.
+    std::vector<uint32_t> mInstanceOffsets;  ///< Each emissive instance's first entry in mLightOfPrimitive, else kInvalidIndex.
+    std::vector<uint32_t> mLightOfPrimitive; ///< Light index of each primitive of emissive instances (kInvalidIndex: inactive).
 };
 } // namespace falcor

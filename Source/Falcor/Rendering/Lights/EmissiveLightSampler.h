@@ -81,7 +81,17 @@ public:
         const float cosTheta = -dot(normalOnLight, toLight / std::sqrt(distSqr));
         if (cosTheta <= 0.f)
             return 0.f;
-        return getSelectionPdf(posW, normalW, upperHemisphere, index) * distSqr / std::max(FLT_MIN, cosTheta * mpLights->getTriangle(index).area);
+        return evalSelectionPdf(posW, normalW, upperHemisphere, index) * distSqr / std::max(FLT_MIN, cosTheta * mpLights->getTriangle(index).area);
+    }
+
+    /// Probability that sampleLight picks light triangle `index` from (posW, normalW).
+    float evalSelectionPdf(const float3& posW, const float3& normalW, bool upper, uint32_t index) const
+    {
+        if (mType == EmissiveLightSamplerType::LightBVH)
+            return mBVHSampler.evalSelectionPdf(posW, normalW, upper, index);
+        if (mCdf.empty())
+            return 1.f / float(mpLights->getTriangleCount());
+        return mCdf[index] - (index > 0 ? mCdf[index - 1] : 0.f);
     }
 
 private:
@@ -109,17 +119,8 @@ private:
             return mBVHSampler.selectTriangle(posW, normalW, upper, u, index, pdf);
         index = mCdf.empty() ? std::min(uint32_t(u * float(count)), count - 1)
                              : std::min(uint32_t(std::upper_bound(mCdf.begin(), mCdf.end(), u) - mCdf.begin()), count - 1);
-        pdf = getSelectionPdf(posW, normalW, upper, index);
+        pdf = evalSelectionPdf(posW, normalW, upper, index);
         return pdf > 0.f;
-    }
-
-    float getSelectionPdf(const float3& posW, const float3& normalW, bool upper, uint32_t index) const
-    {
-        if (mType == EmissiveLightSamplerType::LightBVH)
-            return mBVHSampler.evalSelectionPdf(posW, normalW, upper, index);
-        if (mCdf.empty())
-            return 1.f / float(mpLights->getTriangleCount());
-        return mCdf[index] - (index > 0 ? mCdf[index - 1] : 0.f);
     }
 
     bool samplePointOnTriangle(const float3& posW, uint32_t index, float2 u, TriangleLightSample& ls) const

@@ -1,0 +1,210 @@
+// falcor.rendering light samplers on numpy arrays: the analytic lights, the environment map and
+// the emissive-triangle samplers of a scene (`falcor.Scene.native`), so their sample() can be
+// checked against their pdf() (chi-square) and their estimates against closed forms.
+#include "Core/PythonHelpers.h"
+#include "Rendering/Lights/EmissiveLightSampler.h"
+#include "Rendering/Lights/EnvMapSampler.h"
+#include "Rendering/Lights/LightBVH.h"
+#include "Rendering/Lights/LightHelpers.h"
+#include "Scene/ShadingData.h"
+#include "Utils/Sampling/UniformSampleGenerator.h"
+#include <pybind11/numpy.h>
+#include <memory>
+
+namespace falcor::python
+{
+namespace
+{
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+std::vector<float3> directions(const py::handle& obj)
+{
+    FloatArray a = FloatArray::ensure(obj);
+    if (!a || a.ndim() != 2 || a.shape(1) != 3)
+        throw py::value_error("dirs must be an (N, 3) float array");
+    std::vector<float3> v(size_t(a.shape(0)));
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = float3(a.at(i, 0), a.at(i, 1), a.at(i, 2));
+    return v;
+}
+
+/// (count, 3) and (count,) float arrays and a valid mask, filled by `fill(k, dir, value, pdf)`.
+template<typename Fill>
+py::dict sampleArrays(uint32_t count, const char* valueName, Fill&& fill)
+{
+    py::array_t<float> dir({py::ssize_t(count), py::ssize_t(3)}), value({py::ssize_t(count), py::ssize_t(3)}), pdf(count);
+    py::array_t<bool> valid(count);
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        float3 d(0.f), v(0.f);
+        float p = 0.f;
+        valid.mutable_at(k) = fill(k, d, v, p);
+        for (int c = 0; c < 3; ++c)
+            dir.mutable_at(k, c) = d[c], value.mutable_at(k, c) = v[c];
+        pdf.mutable_at(k) = p;
+    }
+    py::dict result("dir"_a = dir, "pdf"_a = pdf, "valid"_a = valid);
+    result[valueName] = value;
+    return result;
+}
+
+UniformSampleGenerator generatorFor(uint32_t k, uint32_t seed)
+{
+    return UniformSampleGenerator(uint2(k & 0xffffu, k >> 16), seed);
+}
+
+/// A scene's emissive triangles with one of the samplers, kept alive together.
+struct EmissiveSamplerBinding
+{
+    std::shared_ptr<Scene> scene;
+    std::unique_ptr<EmissiveLightCollection> lights;
+    std::unique_ptr<LightBVH> bvh;
+    EmissiveLightSampler sampler;
+
+    EmissiveSamplerBinding(std::shared_ptr<Scene> s, EmissiveLightSamplerType type) : scene(std::move(s))
+    {
+        lights = std::make_unique<EmissiveLightCollection>(*scene);
+        if (type == EmissiveLightSamplerType::LightBVH)
+            bvh = std::make_unique<LightBVH>(*lights);
+        sampler = EmissiveLightSampler(lights.get(), &scene->getMaterials(), type, bvh.get());
+    }
+
+    /// Density of each direction from (posW, normalW): the emissive surface a ray along it hits.
+    py::array_t<float> pdf(const py::object& pos, const py::object& normal, bool upperOnly, const py::object& dirs) const
+    {
+        const float3 p = toVector<float, 3>(pos), n = toVector<float, 3>(normal);
+        const std::vector<float3> d = directions(dirs);
+        py::array_t<float> out(py::ssize_t(d.size()));
+        for (size_t k = 0; k < d.size(); ++k)
+        {
+            const TriangleHit hit = scene->closestHit(Ray{p, 0.f, normalize(d[k])});
+            float value = 0.f;
+            if (hit.isValid())
+            {
+                const uint32_t triangle = lights->getTriangleIndex(hit.instanceID, hit.primitiveIndex);
+                const ShadingData sd = loadShadingData(*scene, hit, normalize(d[k]));
+                if (triangle != kInvalidIndex)
+                    value = sampler.evalPdf(p, n, upperOnly, triangle, sd.posW, sd.getOrientedFaceNormal());
+            }
+            out.mutable_at(k) = value;
+        }
+        return out;
+    }
+};
+} // namespace
+
+void registerLightBindings(py::module_& root)
+{
+    py::module_ m = root.def_submodule("rendering");
+
+    m.def(
+        "sample_analytic_light",
+        [](const std::shared_ptr<Scene>& scene, uint32_t lightIndex, const py::object& pos, uint32_t count, uint32_t seed) {
+            const auto& lights = scene->getActiveLights();
+            FALCOR_CHECK(lightIndex < lights.size(), "sample_analytic_light: light index ", lightIndex, " out of range (", lights.size(),
+                         " lights).");
+            const LightData light = lights[lightIndex];
+            const float3 p = toVector<float, 3>(pos);
+            return sampleArrays(count, "Li", [&](uint32_t k, float3& dir, float3& Li, float& pdf) {
+                UniformSampleGenerator sg = generatorFor(k, seed);
+                AnalyticLightSample ls;
+                const bool valid = sampleLight(p, light, sg, ls);
+                dir = ls.dir, Li = ls.Li, pdf = ls.pdf;
+                return valid;
+            });
+        },
+        "scene"_a, "light_index"_a, "pos"_a, "count"_a, "seed"_a = 0,
+        "Samples the scene's active analytic light from `pos`: dict of dir, Li (radiance / pdf), pdf (solid angle; 0 for "
+        "point and directional lights) and valid.");
+
+    py::class_<EnvMapSampler>(m, "EnvMapSampler", "Importance sampling of a scene's environment map.")
+        .def(py::init([](const std::shared_ptr<Scene>& scene) {
+                 FALCOR_CHECK(scene->getEnvMap(), "EnvMapSampler: the scene has no environment map.");
+                 return EnvMapSampler(*scene->getEnvMap());
+             }),
+             "scene"_a)
+        .def(
+            "sample",
+            [](const EnvMapSampler& s, uint32_t count, uint32_t seed) {
+                return sampleArrays(count, "Le", [&](uint32_t k, float3& dir, float3& Le, float& pdf) {
+                    UniformSampleGenerator sg = generatorFor(k, seed);
+                    EnvMapSample es;
+                    const bool valid = s.sample(sg, es);
+                    dir = es.dir, Le = es.Le, pdf = es.pdf;
+                    return valid;
+                });
+            },
+            "count"_a, "seed"_a = 0)
+        .def(
+            "pdf",
+            [](const EnvMapSampler& s, const py::object& dirs) {
+                const std::vector<float3> d = directions(dirs);
+                py::array_t<float> out(py::ssize_t(d.size()));
+                for (size_t k = 0; k < d.size(); ++k)
+                    out.mutable_at(k) = s.evalPdf(d[k]);
+                return out;
+            },
+            "dirs"_a)
+        .def(
+            "eval",
+            [](const EnvMapSampler& s, const py::object& dirs) {
+                const std::vector<float3> d = directions(dirs);
+                py::array_t<float> out({py::ssize_t(d.size()), py::ssize_t(3)});
+                for (size_t k = 0; k < d.size(); ++k)
+                {
+                    const float3 v = s.eval(d[k]);
+                    for (int c = 0; c < 3; ++c)
+                        out.mutable_at(k, c) = v[c];
+                }
+                return out;
+            },
+            "dirs"_a);
+
+    py::class_<EmissiveSamplerBinding>(m, "EmissiveLightSampler", "A scene's emissive triangles with the Uniform, Power or LightBVH sampler.")
+        .def(py::init([](const std::shared_ptr<Scene>& scene, const std::string& type) {
+                 return std::make_unique<EmissiveSamplerBinding>(scene, PropertyValue(type).as<EmissiveLightSamplerType>("type"));
+             }),
+             "scene"_a, "type"_a)
+        .def(
+            "sample",
+            [](const EmissiveSamplerBinding& b, const py::object& pos, const py::object& normal, bool upperOnly, uint32_t count, uint32_t seed) {
+                const float3 p = toVector<float, 3>(pos), n = toVector<float, 3>(normal);
+                return sampleArrays(count, "Le", [&](uint32_t k, float3& dir, float3& Le, float& pdf) {
+                    UniformSampleGenerator sg = generatorFor(k, seed);
+                    TriangleLightSample ls;
+                    const bool valid = b.sampler.sampleLight(p, n, upperOnly, sg, ls);
+                    dir = ls.dir, Le = ls.Le, pdf = ls.pdf;
+                    return valid;
+                });
+            },
+            "pos"_a, "normal"_a, "upper_only"_a, "count"_a, "seed"_a = 0)
+        .def(
+            "sample_triangles",
+            [](const EmissiveSamplerBinding& b, const py::object& pos, const py::object& normal, bool upperOnly, uint32_t count, uint32_t seed) {
+                const float3 p = toVector<float, 3>(pos), n = toVector<float, 3>(normal);
+                py::array_t<uint32_t> triangles(count);
+                for (uint32_t k = 0; k < count; ++k)
+                {
+                    UniformSampleGenerator sg = generatorFor(k, seed);
+                    TriangleLightSample ls;
+                    b.sampler.sampleLight(p, n, upperOnly, sg, ls);
+                    triangles.mutable_at(k) = ls.triangleIndex;
+                }
+                return triangles;
+            },
+            "pos"_a, "normal"_a, "upper_only"_a, "count"_a, "seed"_a = 0,
+            "The light triangle each of `count` samples picked (0xffffffff where none was picked).")
+        .def(
+            "selection_pdf",
+            [](const EmissiveSamplerBinding& b, const py::object& pos, const py::object& normal, bool upperOnly) {
+                const float3 p = toVector<float, 3>(pos), n = toVector<float, 3>(normal);
+                py::array_t<float> out(b.lights->getTriangleCount());
+                for (uint32_t i = 0; i < b.lights->getTriangleCount(); ++i)
+                    out.mutable_at(i) = b.sampler.evalSelectionPdf(p, n, upperOnly, i);
+                return out;
+            },
+            "pos"_a, "normal"_a, "upper_only"_a, "Probability of picking each light triangle from (pos, normal).")
+        .def("pdf", &EmissiveSamplerBinding::pdf, "pos"_a, "normal"_a, "upper_only"_a, "dirs"_a,
+             "Density of sampling each direction (the emissive surface a ray along it hits; 0 where none).");
+}
+} // namespace falcor::python
