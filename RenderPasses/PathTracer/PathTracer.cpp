@@ -201,7 +201,8 @@ void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) c
             for (uint32_t s = 0; s < spp; ++s)
             {
                 SampleGenerator sg(pixel, frame.seed * maxSpp + s);
-                PathState path{.interiorList = InteriorList(mParams.maxNestedMaterials)};
+                PathState path;
+                path.interiorList = InteriorList(mParams.maxNestedMaterials);
                 path.origin = camera.getData().posW;
                 path.dir = dir;
                 path.hit = primaryHit;

@@ -2,6 +2,7 @@
 #include "Rendering/Materials/BSDFProperties.h"
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
 #include "Rendering/Materials/ShadingUtils.h"
+#include <optional>
 
 namespace falcor
 {
@@ -20,7 +21,7 @@ struct StandardMaterialInstance
         const float3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
         if (!isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo))
             return float3(0.f);
-        return StandardBSDF(wiLocal, data, activeLobes).eval(wiLocal, woLocal);
+        return bsdfFor(wiLocal).eval(wiLocal, woLocal);
     }
 
     /// Draws wo from the BSDF or, without importance sampling, from the cosine-weighted hemisphere
@@ -31,7 +32,7 @@ struct StandardMaterialInstance
         const float3 wiLocal = sf.toLocal(sd.V);
         bool valid;
         if (useImportanceSampling)
-            valid = StandardBSDF(wiLocal, data, activeLobes).sample(wiLocal, s, sg);
+            valid = bsdfFor(wiLocal).sample(wiLocal, s, sg);
         else
             valid = sampleReference(wiLocal, s, sg);
         const float3 woLocal = s.wo;
@@ -46,7 +47,7 @@ struct StandardMaterialInstance
             return 0.f;
         if (!useImportanceSampling)
             return std::abs(woLocal.z()) * kInvPi * (isTransmissive() ? 0.5f : 1.f);
-        return StandardBSDF(wiLocal, data, activeLobes).evalPdf(wiLocal, woLocal);
+        return bsdfFor(wiLocal).evalPdf(wiLocal, woLocal);
     }
 
     BSDFProperties getProperties() const
@@ -67,6 +68,18 @@ struct StandardMaterialInstance
     uint32_t getLobeTypes() const { return data.getLobeTypes(); }
 
 private:
+    /// The BSDF for view wiLocal. Integrators ask eval, evalPdf and sample of one view in a row:
+    /// its lobe probabilities are set up once (each instance lives in one thread).
+    const StandardBSDF& bsdfFor(const float3& wiLocal) const
+    {
+        if (!mCachedBSDF || !(mCachedWi == wiLocal) || mCachedLobes != activeLobes)
+        {
+            mCachedBSDF.emplace(wiLocal, data, activeLobes);
+            mCachedWi = wiLocal, mCachedLobes = activeLobes;
+        }
+        return *mCachedBSDF;
+    }
+
     bool isTransmissive() const { return data.diffuseTransmission > 0.f || data.specularTransmission > 0.f; }
 
     template<typename SampleGenerator>
@@ -85,8 +98,12 @@ private:
         }
         if (std::min(wiLocal.z(), std::abs(s.wo.z())) < kMinCosTheta || s.pdf == 0.f)
             return false;
-        s.weight = StandardBSDF(wiLocal, data, activeLobes).eval(wiLocal, s.wo) / s.pdf;
+        s.weight = bsdfFor(wiLocal).eval(wiLocal, s.wo) / s.pdf;
         return true;
     }
+
+    mutable std::optional<StandardBSDF> mCachedBSDF;
+    mutable float3 mCachedWi{0.f, 0.f, 0.f};
+    mutable uint32_t mCachedLobes = kLobeAll;
 };
 } // namespace falcor
