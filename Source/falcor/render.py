@@ -31,6 +31,8 @@ def render(scene, spp: int = 64, width: int = 640, height: int = 360, *, max_bou
         raise ValueError(f"falcor.render: spp, width and height must be positive and max_bounces, seed not negative "
                          f"(got spp={spp}, width={width}, height={height}, max_bounces={max_bounces}, seed={seed})")
     props = {"maxSurfaceBounces" if integrator == "PathTracer" else "maxBounces": int(max_bounces)}
+    if integrator == "PathTracer":
+        props["useSER"] = False  # A GPU scheduling switch: off, so a CPU render does not warn about it.
     props.update(properties or {})
 
     graph = _ext.RenderGraph("Render")

@@ -1,0 +1,51 @@
+"""The example scenes of Scenes/ render with the PathTracer, and the features they show work:
+emissive textures, depth of field, nested dielectrics."""
+import numpy as np
+import pytest
+from PIL import Image
+
+import falcor
+from pt_helpers import SCENES, make_renderer, render_frames, vbuffer_graph
+
+ALL_SCENES = sorted(p.name for p in SCENES.glob("*.pyscene"))
+
+
+@pytest.mark.parametrize("name", ALL_SCENES)
+def test_every_example_scene_renders(name):
+    img = falcor.render(SCENES / name, spp=2, width=48, height=27, max_bounces=4)
+    assert np.isfinite(img).all() and (img >= 0).all()
+    assert img.mean() > 1e-3  # Every example is lit.
+
+
+def test_emissive_texture_is_seen_and_lights_the_floor():
+    """Seen directly, the lamp shows its texture times the factor (its mean over the lamp's
+    pixels equals the texture's mean); and that light reaches the floor."""
+    img = falcor.render(SCENES / "EmissiveTexture.pyscene", spp=4, width=160, height=90, max_bounces=1)
+    texture = np.asarray(Image.open(SCENES / "Textures/checker.png"), np.float64)[..., :3] / 255.0
+    # sRGB texels as linear radiance (the material's emissive texture is sRGB).
+    linear = np.where(texture <= 0.04045, texture / 12.92, ((texture + 0.055) / 1.055) ** 2.4)
+    lamp = img[20:40, 70:90]  # Well inside the lamp's silhouette at this size, many checker cells.
+    assert abs(lamp.mean() - 4.0 * linear.mean()) < 0.05 * 4.0 * linear.mean(), (lamp.mean(), 4.0 * linear.mean())
+    floor = img[80:, :]
+    assert floor.mean() > 0.02
+
+
+def checker_contrast(img):
+    """Spread of 2x2-averaged luminance over the lit checkerboard (the averaging keeps noise out)."""
+    gray = img.mean(axis=-1)
+    gray = gray.reshape(gray.shape[0] // 2, 2, gray.shape[1] // 2, 2).mean(axis=(1, 3))
+    return float(gray[gray.shape[0] // 2:, :].std())
+
+
+def test_depth_of_field_blurs_what_is_out_of_focus():
+    """With the lens open (VBufferRT useDOF) and focus far in front, the checkerboard floor blurs
+    towards its mean; with the pinhole it keeps its contrast."""
+    results = {}
+    for use_dof in (True, False):
+        g = vbuffer_graph("PathTracer", {"maxSurfaceBounces": 0}, {"samplePattern": "Stratified", "sampleCount": 16, "useDOF": use_dof})
+        m = make_renderer(SCENES / "TexturedQuads.pyscene", 96, 54, g)
+        m.scene.camera.focalDistance = 0.3
+        m.scene.camera.apertureRadius = 0.1
+        results[use_dof] = render_frames(m, g, 64).mean(axis=0)
+    assert checker_contrast(results[True]) < 0.5 * checker_contrast(results[False]), (
+        checker_contrast(results[True]), checker_contrast(results[False]))
