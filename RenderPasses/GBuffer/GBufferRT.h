@@ -1,22 +1,9 @@
 #pragma once
 #include "GBufferBase.h"
-#include "Rendering/Materials/TextureLod.h"
+#include "Rendering/Materials/TexLODHelpers.h"
 
 namespace falcor
 {
-/// Texture level-of-detail method of GBufferRT's material lookups (Falcor's TexLODMode).
-enum class TexLODMode : uint32_t
-{
-    Mip0,       ///< Finest mip.
-    RayCones,   ///< Anisotropic ray-cone footprint.
-    RayDiffs,   ///< Ray differentials.
-    Stochastic, ///< GBufferRT treats it as Mip0 (its stochastic filtering lives in other passes).
-};
-FALCOR_ENUM_INFO(TexLODMode, {{TexLODMode::Mip0, "Mip0"},
-                              {TexLODMode::RayCones, "RayCones"},
-                              {TexLODMode::RayDiffs, "RayDiffs"},
-                              {TexLODMode::Stochastic, "Stochastic"}});
-
 /// GBufferRT: traces one primary ray per pixel and writes the G-buffer channels Falcor defines
 /// (all optional; formats in GBufferRT.cpp). Options: GBufferBase's, plus
 ///

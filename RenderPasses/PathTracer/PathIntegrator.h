@@ -40,8 +40,8 @@ template<typename SampleGenerator>
 class PathIntegrator
 {
 public:
-    PathIntegrator(const Scene& scene, const PathTracerParams& params, const PathTracerLights& lights)
-        : mScene(scene), mParams(params), mLights(lights)
+    PathIntegrator(const Scene& scene, const PathTracerParams& params, const PathTracerLights& lights, uint2 frameDim)
+        : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim)
     {}
 
     void tracePath(PathState& path, SampleGenerator& sg) const
@@ -113,10 +113,13 @@ private:
     bool generateScatterRay(PathState& path, const ShadingData& sd, const MaterialInstance& mi, const BSDFProperties& props,
                             SampleGenerator& sg) const;
     void setGuideData(PathState& path, const ShadingData& sd, const BSDFProperties& props) const;
+    /// Texture LOD: the primary hit's per primaryLodMode, lodBias elsewhere.
+    TextureLod textureLod(const PathState& path, const ShadingData& sd) const;
 
     const Scene& mScene;
     const PathTracerParams& mParams;
     const PathTracerLights& mLights;
+    uint2 mFrameDim; ///< For ray differentials at primary hits.
 };
 } // namespace falcor
 

@@ -9,9 +9,7 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
     if (!handleNestedDielectrics(path, sd))
         return;
     const bool isPrimaryHit = path.vertexIndex == 1;
-    TextureLod lod;
-    lod.explicitLod = isPrimaryHit ? 0.f : mParams.lodBias;
-    MaterialInstance mi = createMaterialInstance(sd, lod, mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone,
+    MaterialInstance mi = createMaterialInstance(sd, textureLod(path, sd), mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone,
                                                  mScene.getRenderSettings().diffuseAlbedoMultiplier);
     BSDFProperties props = mi.getProperties();
     if (!mParams.useLightsInDielectricVolumes && path.isInsideDielectricVolume())
@@ -253,6 +251,20 @@ bool PathIntegrator<SG>::generateScatterRay(PathState& path, const ShadingData& 
     path.normal = sd.getOrientedFaceNormal();
     path.neePosW = sd.posW;
     return anyPositive(path.thp);
+}
+
+template<typename SG>
+TextureLod PathIntegrator<SG>::textureLod(const PathState& path, const ShadingData& sd) const
+{
+    if (path.vertexIndex != 1)
+    {
+        TextureLod lod;
+        lod.explicitLod = mParams.lodBias;
+        return lod;
+    }
+    if (mParams.primaryLodMode == TexLODMode::RayDiffs)
+        return primaryHitRayDiffsLod(mScene, path.hit, path.dir, length(sd.posW - path.origin), mFrameDim);
+    return TextureLod{};
 }
 
 template<typename SG>

@@ -118,9 +118,8 @@ void PathTracer::warnUnsupportedOnce() const
         logWarningOnce("PathTracer: 'useSER' (shader execution reordering) is a GPU scheduling feature; it has no effect on the CPU.");
     if (mParams.useRTXDI)
         logWarningOnce("PathTracer: 'useRTXDI' needs NVIDIA's RTXDI SDK on a GPU; direct light is sampled by NEE instead.");
-    if (mParams.primaryLodMode != TexLODMode::Mip0)
-        logWarningOnce("PathTracer: primaryLodMode '", enumToString(mParams.primaryLodMode),
-                       "' is not implemented yet; primary hits use mip 0.");
+    if (mParams.primaryLodMode == TexLODMode::Stochastic)
+        logWarningOnce("PathTracer: primaryLodMode 'Stochastic' (stochastic texture filtering) is not implemented yet; primary hits use mip 0.");
     if (mParams.colorFormat == ColorFormat::LogLuvHDR && mParams.samplesPerPixel > 1)
         logWarningOnce("PathTracer: colorFormat 'LogLuvHDR' is a GPU storage format for per-sample colors; samples are kept in "
                        "32-bit float (slightly more precise than Falcor).");
@@ -181,7 +180,7 @@ void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) c
     }
     checkFieldDims(getType(), frameDim, {{kViewW, viewW}, {kSampleCount, sampleCount}});
 
-    const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights);
+    const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights, frameDim);
     const Camera& camera = frame.scene.getCamera();
     const uint32_t maxSpp = sampleCount ? PathTracerParams::kMaxSamplesPerPixel : mParams.samplesPerPixel;
 

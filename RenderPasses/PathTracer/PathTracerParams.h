@@ -4,6 +4,7 @@
 #include "RenderGraph/RenderPass.h"
 #include "Rendering/Lights/EmissiveLightSampler.h"
 #include "Rendering/Lights/LightBVHSampler.h"
+#include "Rendering/Materials/TexLODHelpers.h"
 #include <cstdint>
 
 namespace falcor
@@ -16,17 +17,6 @@ enum class MISHeuristic : uint32_t
     PowerExp = 2, ///< w = p0^β / (p0^β + p1^β), β = misPowerExponent
 };
 FALCOR_ENUM_INFO(MISHeuristic, {{MISHeuristic::Balance, "Balance"}, {MISHeuristic::PowerTwo, "PowerTwo"}, {MISHeuristic::PowerExp, "PowerExp"}});
-
-/// Texture level of detail at primary hits (Falcor's TexLODMode as the PathTracer accepts it).
-enum class TexLODMode : uint32_t
-{
-    Mip0 = 0,
-    RayCones = 1,
-    RayDiffs = 2,
-    Stochastic = 3,
-};
-FALCOR_ENUM_INFO(TexLODMode, {{TexLODMode::Mip0, "Mip0"}, {TexLODMode::RayCones, "RayCones"}, {TexLODMode::RayDiffs, "RayDiffs"},
-                              {TexLODMode::Stochastic, "Stochastic"}});
 
 /// How Falcor stores per-sample colors between tracing and resolve.
 enum class ColorFormat : uint32_t
