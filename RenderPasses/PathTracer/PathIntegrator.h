@@ -53,7 +53,7 @@ public:
         while (path.active)
         {
             ++path.vertexIndex;
-            ++path.rayCount;
+            ++path.closestHitRays;
             path.hit = mScene.closestHit(Ray{path.origin, 0.f, path.dir}, RayCullMode::None, mParams.useAlphaTest);
             if (path.hit.isValid())
                 handleHit(path, sg);

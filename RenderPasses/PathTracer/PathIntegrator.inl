@@ -8,6 +8,7 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
     applyVolumeAbsorption(path, sd);
     if (!handleNestedDielectrics(path, sd))
         return;
+    ++path.pathVertices;
     const bool isPrimaryHit = path.vertexIndex == 1;
     MaterialInstance mi = createMaterialInstance(sd, textureLod(path, sd), mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone,
                                                  mScene.getRenderSettings().diffuseAlbedoMultiplier);
@@ -131,6 +132,7 @@ void PathIntegrator<SG>::handleMiss(PathState& path) const
         path.guide.guideNormal = -path.dir;
     if (!compute)
         return;
+    ++path.pathVertices;
     float misWeight = 1.f;
     if (mParams.useNEE && mParams.useMIS && path.isLightSampled() && path.isLightSamplable())
         misWeight = evalMIS(path.pdf, mLights.selectionPdf[PathTracerLights::EnvMap] * mLights.envMap->evalPdf(path.dir));
@@ -158,7 +160,7 @@ void PathIntegrator<SG>::sampleLightAndShade(PathState& path, const ShadingData&
     const float3 Lr = mi.eval(sd, ls.dir) * ls.Li;
     if (!anyPositive(Lr))
         return;
-    ++path.rayCount;
+    ++path.visibilityRays;
     if (!mScene.anyHit(Ray{ls.origin, 0.f, ls.dir, ls.distance}, RayCullMode::None, mParams.useAlphaTest))
         path.L += path.thp * Lr;
 }

@@ -41,7 +41,8 @@ struct PathState
     bool isDelta = false, isSpecular = false, isTransmission = false; ///< Of the last scatter event.
     InteriorList interiorList;   ///< Dielectric volumes the path is inside.
     uint32_t rejectedHits = 0;   ///< False intersections skipped (nested dielectrics).
-    uint32_t rayCount = 0;
+    uint32_t visibilityRays = 0, closestHitRays = 0; ///< Traced for this path (PixelStats).
+    uint32_t pathVertices = 0;
     GuideData guide;
 
     uint32_t getBounces(BounceType type) const { return bounces[uint32_t(type)]; }

@@ -50,6 +50,8 @@ PathTracer::PathTracer(const Properties& props)
     scriptMethod("reset", [this](const PropertyValue::Array&) { reset(); return PropertyValue(); });
     scriptProperty<bool>("useFixedSeed", [this] { return mParams.useFixedSeed; }, [this](bool v) { mParams.useFixedSeed = v; });
     scriptProperty<uint32_t>("fixedSeed", [this] { return mParams.fixedSeed; }, [this](uint32_t v) { mParams.fixedSeed = v; });
+    scriptProperty<bool>("pixelStats.enabled", [this] { return mParams.pixelStatsEnabled; }, [this](bool v) { mParams.pixelStatsEnabled = v; });
+    scriptReadOnlyProperty<PropertyValue>("pixelStats.stats", [this] { return getPixelStats(); });
 }
 
 void PathTracer::setProperties(const Properties& props)
@@ -158,15 +160,39 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
     for (int i = 0; i < 3; ++i)
         lights.selectionPdf[i] = typeCount > 0.f ? present[i] / typeCount : 0.f;
 
-    if (mParams.sampleGenerator == 0)
-        renderFrame<TinyUniformSampleGenerator>(frame, renderData);
-    else
-        renderFrame<UniformSampleGenerator>(frame, renderData);
+    mStats = mParams.sampleGenerator == 0 ? renderFrame<TinyUniformSampleGenerator>(frame, renderData)
+                                          : renderFrame<UniformSampleGenerator>(frame, renderData);
+    mStatsPixelCount = uint64_t(renderData[kVBuffer]->getWidth()) * renderData[kVBuffer]->getHeight();
     ++mFrameCount;
 }
 
 template<typename SampleGenerator>
-void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) const
+PathTracer::PixelResult PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel,
+                                               const float3& dir, const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const
+{
+    PixelResult r;
+    for (uint32_t s = 0; s < spp; ++s)
+    {
+        SampleGenerator sg(pixel, frame.seed * maxSpp + s);
+        PathState path;
+        path.interiorList = InteriorList(mParams.maxNestedMaterials);
+        path.origin = frame.scene.getCamera().getData().posW;
+        path.dir = dir;
+        path.hit = primaryHit;
+        path.vertexIndex = primaryHit.isValid() ? 1 : 0;
+        integrator.tracePath(path, sg);
+        r.color += path.L;
+        GuideData& g = r.guide;
+        g.albedo += path.guide.albedo, g.specularAlbedo += path.guide.specularAlbedo, g.indirectAlbedo += path.guide.indirectAlbedo;
+        g.guideNormal += path.guide.guideNormal, g.reflectionPosW += path.guide.reflectionPosW;
+        r.stats.visibilityRays += path.visibilityRays, r.stats.closestHitRays += path.closestHitRays;
+        r.stats.pathVertices += path.pathVertices, r.stats.pathLength += integrator.getTerminatedPathLength(path);
+    }
+    return r;
+}
+
+template<typename SampleGenerator>
+PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) const
 {
     const Texture& vbuffer = *renderData[kVBuffer];
     const Texture* viewW = renderData[kViewW];
@@ -183,6 +209,7 @@ void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) c
     const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights, frameDim);
     const Camera& camera = frame.scene.getCamera();
     const uint32_t maxSpp = sampleCount ? PathTracerParams::kMaxSamplesPerPixel : mParams.samplesPerPixel;
+    std::vector<RayStats> rowStats(frameDim.y());
 
     parallelForRows(frameDim.y(), [&](uint32_t y) {
         std::vector<float4> rows[std::size(kOutputs)];
@@ -193,40 +220,42 @@ void PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) c
             const uint2 pixel(x, y);
             const uint32_t spp = sampleCount ? std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp) : maxSpp;
             const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(pixel, frameDim).dir;
-            const TriangleHit primaryHit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            float3 color(0.f);
-            GuideData guide;
-            uint32_t rays = 0, pathLength = 0;
-            for (uint32_t s = 0; s < spp; ++s)
-            {
-                SampleGenerator sg(pixel, frame.seed * maxSpp + s);
-                PathState path;
-                path.interiorList = InteriorList(mParams.maxNestedMaterials);
-                path.origin = camera.getData().posW;
-                path.dir = dir;
-                path.hit = primaryHit;
-                path.vertexIndex = primaryHit.isValid() ? 1 : 0;
-                integrator.tracePath(path, sg);
-                color += path.L;
-                guide.albedo += path.guide.albedo, guide.specularAlbedo += path.guide.specularAlbedo;
-                guide.indirectAlbedo += path.guide.indirectAlbedo, guide.guideNormal += path.guide.guideNormal;
-                guide.reflectionPosW += path.guide.reflectionPosW;
-                rays += path.rayCount, pathLength += integrator.getTerminatedPathLength(path);
-            }
+            const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
+            const PixelResult r = tracePixel(integrator, frame, pixel, dir, hit, spp, maxSpp);
             const float inv = spp > 0 ? 1.f / float(spp) : 1.f;
-            rows[0][x] = toFloat4(color * inv, 1.f);
-            rows[1][x] = toFloat4(guide.albedo * inv, 0.f);
-            rows[2][x] = toFloat4(guide.specularAlbedo * inv, 0.f);
-            rows[3][x] = toFloat4(guide.indirectAlbedo * inv, 0.f);
-            rows[4][x] = toFloat4(guide.guideNormal * inv, 0.f);
-            rows[5][x] = toFloat4(guide.reflectionPosW * inv, 0.f);
-            rows[6][x] = float4(float(rays), 0.f, 0.f, 0.f);
-            rows[7][x] = float4(float(pathLength), 0.f, 0.f, 0.f);
+            rows[0][x] = toFloat4(r.color * inv, 1.f);
+            rows[1][x] = toFloat4(r.guide.albedo * inv, 0.f);
+            rows[2][x] = toFloat4(r.guide.specularAlbedo * inv, 0.f);
+            rows[3][x] = toFloat4(r.guide.indirectAlbedo * inv, 0.f);
+            rows[4][x] = toFloat4(r.guide.guideNormal * inv, 0.f);
+            rows[5][x] = toFloat4(r.guide.reflectionPosW * inv, 0.f);
+            rows[6][x] = float4(float(r.stats.visibilityRays + r.stats.closestHitRays), 0.f, 0.f, 0.f);
+            rows[7][x] = float4(float(r.stats.pathLength), 0.f, 0.f, 0.f);
+            rowStats[y] += r.stats;
         }
         for (size_t i = 0; i < std::size(kOutputs); ++i)
             if (outputs[i])
                 outputs[i]->storeRow(y, rows[i].data());
     });
+    RayStats total;
+    for (const RayStats& row : rowStats)
+        total += row;
+    return total;
+}
+
+PropertyValue PathTracer::getPixelStats() const
+{
+    const double pixels = std::max(1.0, double(mStatsPixelCount));
+    const RayStats& s = mParams.pixelStatsEnabled ? mStats : RayStats{};
+    const uint64_t total = s.visibilityRays + s.closestHitRays;
+    return PropertyValue::Object{
+        {"visibilityRays", s.visibilityRays},      {"closestHitRays", s.closestHitRays},
+        {"totalRays", total},                      {"pathVertices", s.pathVertices},
+        {"volumeLookups", uint64_t(0)},            {"avgVisibilityRays", double(s.visibilityRays) / pixels},
+        {"avgClosestHitRays", double(s.closestHitRays) / pixels}, {"avgTotalRays", double(total) / pixels},
+        {"avgPathLength", double(s.pathLength) / pixels},         {"avgPathVertices", double(s.pathVertices) / pixels},
+        {"avgVolumeLookups", 0.0},
+    };
 }
 } // namespace falcor
 

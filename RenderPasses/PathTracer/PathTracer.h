@@ -1,4 +1,5 @@
 #pragma once
+#include "PathIntegrator.h"
 #include "PathTracerParams.h"
 #include "RenderGraph/RenderPass.h"
 #include "Rendering/Lights/EmissiveLightCollection.h"
@@ -27,7 +28,8 @@ namespace falcor
 /// Sample numbers: sample s of a pixel in frame f draws from the generator seeded with
 /// (pixel, seed · maxSpp + s), seed = f (or fixedSeed): the same bits on any thread count.
 ///
-/// Python: `reset()` restarts the frame count, rw `useFixedSeed`, `fixedSeed`; `set_properties`.
+/// Python: `reset()` restarts the frame count, rw `useFixedSeed`, `fixedSeed`, `pixelStats` (rw
+/// `enabled`, ro `stats`: ray and vertex counts of the last frame); `set_properties`.
 class PathTracer : public RenderPass
 {
     FALCOR_PLUGIN_CLASS(PathTracer, "PathTracer", "Reference path tracer.");
@@ -45,8 +47,31 @@ public:
 
 private:
     struct Frame; ///< What one frame's paths share.
+    /// Ray and vertex counts (Falcor's PixelStats).
+    struct RayStats
+    {
+        uint64_t visibilityRays = 0, closestHitRays = 0, pathVertices = 0, pathLength = 0;
+        RayStats& operator+=(const RayStats& o)
+        {
+            visibilityRays += o.visibilityRays, closestHitRays += o.closestHitRays;
+            pathVertices += o.pathVertices, pathLength += o.pathLength;
+            return *this;
+        }
+    };
+    struct PixelResult
+    {
+        float3 color{0.f, 0.f, 0.f};
+        GuideData guide;
+        RayStats stats;
+    };
     template<typename SampleGenerator>
-    void renderFrame(const Frame& frame, const RenderData& renderData) const;
+    RayStats renderFrame(const Frame& frame, const RenderData& renderData) const;
+    /// The sums of one pixel's samples.
+    template<typename SampleGenerator>
+    PixelResult tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
+                           const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const;
+    /// `pixelStats.stats`: the last frame's counts and per-pixel averages (zeros while disabled).
+    PropertyValue getPixelStats() const;
     void warnUnsupportedOnce() const;
     void rebuildLights();
 
@@ -59,5 +84,7 @@ private:
     std::unique_ptr<EnvMapSampler> mpEnvMapSampler;
     uint64_t mLightsUpdateCount = ~0ull; ///< Scene update count the lights were built at.
     uint32_t mFrameCount = 0;
+    RayStats mStats;
+    uint64_t mStatsPixelCount = 0;
 };
 } // namespace falcor

@@ -42,6 +42,7 @@ struct PathTracerParams
     // Sampling
     uint32_t sampleGenerator = 0; ///< 0 = TinyUniform, 1 = Uniform.
     bool useFixedSeed = false;
+    bool pixelStatsEnabled = false; ///< Python only (pixelStats.enabled), not a property.
     uint32_t fixedSeed = 1;
     bool useBSDFSampling = true;
     bool useRussianRoulette = false;

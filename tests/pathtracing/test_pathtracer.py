@@ -163,3 +163,26 @@ def test_env_map_edits_show_on_the_next_frame():
     after = render_frames(m, g, 1)[0]
     # All light comes from the env map and the seed is fixed: the image scales exactly.
     assert np.allclose(after, 2.0 * before, rtol=1e-5, atol=1e-6)
+
+
+def test_pixel_stats_count_the_rays_traced():
+    g = vbuffer_graph("PathTracer", {"maxSurfaceBounces": 2}, {"samplePattern": "Center"}, outputs=("color", "rayCount", "pathLength"))
+    m = make_renderer(SCENES / "CornellBox.pyscene", 32, 32, g)
+    tracer = g.get_pass("tracer")
+    assert "pixelStats" in dir(tracer)
+    assert tracer.pixelStats.enabled is False
+    m.renderFrame()
+    assert tracer.pixelStats.stats["totalRays"] == 0  # Disabled: nothing reported.
+    tracer.pixelStats.enabled = True
+    m.renderFrame()
+    stats = tracer.pixelStats.stats
+    rays = np.asarray(g.getOutput("tracer.rayCount")).astype(np.int64)
+    assert stats["totalRays"] == rays.sum() == stats["visibilityRays"] + stats["closestHitRays"] > 0
+    assert stats["avgTotalRays"] == pytest.approx(rays.sum() / rays.size)
+    assert stats["avgPathLength"] == pytest.approx(np.asarray(g.getOutput("tracer.pathLength")).astype(np.int64).sum() / rays.size)
+    # With at most 2 bounces a path traces at most 3 scatter rays and 3 shadow rays.
+    assert rays.max() <= 6 and 0 < stats["avgPathLength"] <= 2
+    with pytest.raises(AttributeError):
+        tracer.pixelStats.bogus = 1
+    with pytest.raises(Exception, match="read-only"):
+        tracer.pixelStats.stats = {}

@@ -1,5 +1,6 @@
 #include "Core/PluginRegistry.h"
 #include "Core/PythonHelpers.h"
+#include <set>
 #include "Scene/Scene.h"
 #include "RenderGraph/RenderPass.h"
 
@@ -98,8 +99,24 @@ private:
     }
 };
 
-py::object getScriptAttribute(RenderPass& pass, const std::string& name)
+/// A group of a pass's script attributes published under "<prefix>.<name>" (e.g. the PathTracer's
+/// `pixelStats.enabled`), seen from Python as an object with those attributes.
+struct ScriptNamespace
 {
+    py::object pass; ///< Keeps the pass alive.
+    std::string prefix;
+};
+
+bool isScriptNamespace(const RenderPass& pass, const std::string& name)
+{
+    const auto& props = pass.getScriptProperties();
+    auto it = props.lower_bound(name + ".");
+    return it != props.end() && it->first.starts_with(name + ".");
+}
+
+py::object getScriptAttribute(const py::object& self, const std::string& name)
+{
+    RenderPass& pass = self.cast<RenderPass&>();
     const auto& props = pass.getScriptProperties();
     if (auto it = props.find(name); it != props.end())
         return fromPropertyValue(it->second.get());
@@ -114,12 +131,48 @@ py::object getScriptAttribute(RenderPass& pass, const std::string& name)
             return fromPropertyValue(method(a));
         });
     }
+    if (isScriptNamespace(pass, name))
+        return py::cast(ScriptNamespace{self, name});
     throw py::attribute_error(concat("'", pass.getType(), "' render pass has no attribute '", name, "'"));
+}
+
+/// Sets a published attribute; false if `name` is none.
+bool setScriptAttribute(RenderPass& p, const std::string& name, const py::object& value)
+{
+    const auto& props = p.getScriptProperties();
+    auto it = props.find(name);
+    if (it == props.end())
+        return false;
+    FALCOR_CHECK(it->second.set, "Attribute '", name, "' of render pass '", p.getName(), "' (", p.getType(), ") is read-only.");
+    try
+    {
+        it->second.set(toPropertyValue(value, name));
+    }
+    catch (const RuntimeError& e)
+    {
+        throwError("Render pass '", p.getName(), "' (", p.getType(), "): ", e.what());
+    }
+    return true;
 }
 } // namespace
 
 void registerRenderPassBindings(py::module_& m)
 {
+    py::class_<ScriptNamespace>(m, "RenderPassAttributeGroup", "A group of a render pass's attributes (e.g. PathTracer.pixelStats).")
+        .def("__getattr__", [](const ScriptNamespace& ns, const std::string& name) { return getScriptAttribute(ns.pass, ns.prefix + "." + name); })
+        .def("__setattr__", [](const ScriptNamespace& ns, const std::string& name, py::object value) {
+            RenderPass& p = ns.pass.cast<RenderPass&>();
+            if (!setScriptAttribute(p, ns.prefix + "." + name, value))
+                throw py::attribute_error(concat("'", p.getType(), ".", ns.prefix, "' has no attribute '", name, "'"));
+        })
+        .def("__dir__", [](const ScriptNamespace& ns) {
+            py::list names;
+            for (const auto& [n, _] : ns.pass.cast<RenderPass&>().getScriptProperties())
+                if (n.starts_with(ns.prefix + "."))
+                    names.append(n.substr(ns.prefix.size() + 1));
+            return names;
+        });
+
     py::enum_<TextureFilteringMode>(m, "TextureFilteringMode")
         .value("Point", TextureFilteringMode::Point)
         .value("Linear", TextureFilteringMode::Linear);
@@ -223,32 +276,20 @@ void registerRenderPassBindings(py::module_& m)
         .def("reflect", &RenderPass::reflect, "compile_data"_a)
         .def("compile", &RenderPass::compile, "render_context"_a, "compile_data"_a)
         .def("execute", &RenderPass::execute, "render_context"_a, "render_data"_a)
-        .def("__getattr__", [](RenderPass& p, const std::string& name) { return getScriptAttribute(p, name); })
+        .def("__getattr__", [](py::object self, const std::string& name) { return getScriptAttribute(self, name); })
         .def("__setattr__", [](py::object self, const std::string& name, py::object value) {
-            RenderPass& p = self.cast<RenderPass&>();
-            const auto& props = p.getScriptProperties();
-            auto it = props.find(name);
-            if (it == props.end())
-            {
+            if (!setScriptAttribute(self.cast<RenderPass&>(), name, value))
                 py::module_::import("builtins").attr("object").attr("__setattr__")(self, name, value);
-                return;
-            }
-            FALCOR_CHECK(it->second.set, "Attribute '", name, "' of render pass '", p.getName(), "' (", p.getType(), ") is read-only.");
-            try
-            {
-                it->second.set(toPropertyValue(value, name));
-            }
-            catch (const RuntimeError& e)
-            {
-                throwError("Render pass '", p.getName(), "' (", p.getType(), "): ", e.what());
-            }
         })
         .def("__dir__", [](py::object self) {
             RenderPass& p = self.cast<RenderPass&>();
             py::list names = py::module_::import("builtins").attr("object").attr("__dir__")(self);
+            std::set<std::string> published;
             for (const auto& [n, _] : p.getScriptProperties())
-                names.append(n);
+                published.insert(n.substr(0, n.find('.'))); // A group shows as its name.
             for (const auto& [n, _] : p.getScriptMethods())
+                published.insert(n);
+            for (const std::string& n : published)
                 names.append(n);
             return names;
         })
