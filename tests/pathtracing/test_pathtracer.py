@@ -186,3 +186,21 @@ def test_pixel_stats_count_the_rays_traced():
         tracer.pixelStats.bogus = 1
     with pytest.raises(Exception, match="read-only"):
         tracer.pixelStats.stats = {}
+
+
+def test_edits_show_on_the_next_frame_and_restart_accumulation():
+    """Falcor's interactive loop: a material edit changes the next frame (all light here comes
+    from the edited lamp, so the frame scales exactly with a fixed seed), and an accumulation
+    over a moving camera restarts."""
+    g = vbuffer_graph("PathTracer", {"fixedSeed": 1}, {"samplePattern": "Center"})
+    g.create_pass("acc", "AccumulatePass", {"enabled": True})
+    g.add_edge("tracer.color", "acc.input")
+    g.mark_output("acc.output")
+    m = make_renderer(SCENES / "CornellBox.pyscene", 32, 32, g)
+    before = render_frames(m, g, 1)[0]
+    m.scene.getMaterial("Light").emissiveFactor = 10  # Was 5.
+    after = render_frames(m, g, 1)[0]
+    np.testing.assert_allclose(after, 2.0 * before, rtol=1e-5, atol=1e-6)
+    m.scene.camera.position = falcor.float3(0, 0.3, 1.0)
+    frame = render_frames(m, g, 1)[0]
+    np.testing.assert_array_equal(np.asarray(g.getOutput("acc.output"))[..., :3], frame.astype(np.float32))
