@@ -1,0 +1,218 @@
+"""Path tracing throughput: our PathTracer against Mitsuba 3 on the same scene, side by side.
+
+Scene: the Lambertian Cornell box of shared/reference (Scenes/CornellBoxDiffuse.pyscene),
+exported triangle for triangle (world space, PLY) to Mitsuba, or with --scene another .pyscene
+of diffuse materials and emitters (their meshes, base colors and emission go to Mitsuba the same
+way). Both
+engines: 640x360, independent uniform pixel samples with a box filter, next-event estimation
+with MIS, no Russian roulette; ours `maxSurfaceBounces` B = Mitsuba `max_depth` B + 2 (see
+shared/reference/README.md), ours with the power emissive sampler.
+
+Mitsuba runs in a subprocess of a separate virtual environment (default /work/mitsuba-venv,
+created with `python3 -m venv /work/mitsuba-venv && /work/mitsuba-venv/bin/pip install mitsuba`;
+llvm_ad_rgb needs the system's libLLVM). Thread counts: both processes are pinned to that many
+CPUs; ours also sets falcor.set_thread_count, Mitsuba drjit's pool. Mitsuba's LLVM variant
+compiles its kernels on the first render: its timed render is the second one with the same
+settings (the first, compile included, is reported apart).
+
+Reported: samples per second (width x height x spp / wall seconds of the render call), the ratio
+ours / Mitsuba per variant and thread count, and the relative difference of the image means (a
+check that both rendered the same light transport; expect a few 0.1 % at these sample counts).
+
+Usage: PYTHONPATH=build/<dir>/python python benchmarks/pathtracer_mitsuba.py [--spp 64] [--threads 1,2]
+       [--variants scalar_rgb,llvm_ad_rgb] [--bounces 3] [--mitsuba-python PATH] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # numpy's BLAS threads spin and would compete.
+
+import numpy as np  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# ---------------------------------------------------------------------------------------------
+# Exporting our scene for Mitsuba (runs with falcor)
+
+def write_ply(path: Path, positions: np.ndarray, triangles: np.ndarray):
+    """Binary little-endian PLY of world-space triangles."""
+    header = (f"ply\nformat binary_little_endian 1.0\nelement vertex {len(positions)}\n"
+              "property float x\nproperty float y\nproperty float z\n"
+              f"element face {len(triangles)}\nproperty list uchar int vertex_indices\nend_header\n")
+    with open(path, "wb") as f:
+        f.write(header.encode())
+        f.write(np.asarray(positions, "<f4").tobytes())
+        faces = np.empty(len(triangles), dtype=[("n", "u1"), ("i", "<i4", 3)])
+        faces["n"], faces["i"] = 3, triangles
+        f.write(faces.tobytes())
+
+
+def export_scene(scene_path: Path, folder: Path) -> dict:
+    """The scene as Mitsuba needs it: one PLY per instance with its material's diffuse color and
+    emission (constants), and the camera. Only diffuse reflection and emission carry over."""
+    import falcor
+
+    scene = falcor.load_scene(str(scene_path))
+    native = scene.native
+    shapes = []
+    for instance_id in range(native.instance_count):
+        inst = native.get_instance(instance_id)
+        mesh = native.get_mesh_arrays(inst["mesh_id"])
+        matrix = np.asarray(inst["world"], np.float64)
+        positions = mesh["positions"] @ matrix[:3, :3].T + matrix[:3, 3]
+        # Mitsuba's front faces wind counter-clockwise; so do ours unless the instance says otherwise.
+        triangles = mesh["triangles"][:, ::-1] if inst.get("front_face_cw", False) else mesh["triangles"]
+        ply = folder / f"shape{instance_id}.ply"
+        write_ply(ply, positions, triangles)
+        material_id = inst["material_id"]
+        shapes.append({"ply": str(ply), "reflectance": list(native.get_material_base_color(material_id, (0, 0)))[:3],
+                       "emission": list(native.get_material_emission(material_id, (0, 0)))})
+    cam = scene.camera
+    return {
+        "shapes": shapes,
+        "camera": {"origin": list(cam.position), "target": list(cam.target), "up": list(cam.up),
+                   "fov_y": math.degrees(2 * math.atan(0.5 * cam.frameHeight / cam.focalLength))},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Mitsuba worker (runs in the Mitsuba environment, without falcor)
+
+def mitsuba_scene(mi, desc: dict, width: int, height: int, spp: int, max_depth: int) -> dict:
+    cam = desc["camera"]
+    scene = {
+        "type": "scene",
+        "integrator": {"type": "path", "max_depth": max_depth, "rr_depth": 1 << 20},
+        "sensor": {
+            "type": "perspective", "fov": cam["fov_y"], "fov_axis": "y",
+            "to_world": mi.ScalarTransform4f().look_at(origin=cam["origin"], target=cam["target"], up=cam["up"]),
+            "sampler": {"type": "independent", "sample_count": spp},
+            "film": {"type": "hdrfilm", "width": width, "height": height, "rfilter": {"type": "box"}, "pixel_format": "rgb"},
+        },
+    }
+    for i, shape in enumerate(desc["shapes"]):
+        entry = {"type": "ply", "filename": shape["ply"], "face_normals": True,
+                 "bsdf": {"type": "diffuse", "reflectance": {"type": "rgb", "value": shape["reflectance"]}}}
+        if any(e > 0 for e in shape["emission"]):
+            entry["emitter"] = {"type": "area", "radiance": {"type": "rgb", "value": shape["emission"]}}
+        scene[f"shape{i}"] = entry
+    return scene
+
+
+def run_mitsuba_worker(args):
+    """Times one variant at one thread count and prints a JSON line."""
+    import drjit as dr
+    import mitsuba as mi
+
+    mi.set_variant(args.variant)
+    dr.set_thread_count(args.threads)
+    desc = json.loads(Path(args.scene_json).read_text())
+    scene = mi.load_dict(mitsuba_scene(mi, desc, args.width, args.height, args.spp, args.bounces + 2))
+    start = time.perf_counter()
+    image = np.asarray(mi.render(scene, spp=args.spp))  # Kernels compiled here (LLVM).
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    image = np.asarray(mi.render(scene, spp=args.spp, seed=1))
+    timed = time.perf_counter() - start
+    print(json.dumps({"first_seconds": first, "seconds": timed, "mean": float(image.mean())}))
+
+
+# ---------------------------------------------------------------------------------------------
+# Driver (runs with falcor)
+
+ALL_CPUS = sorted(os.sched_getaffinity(0))
+
+
+def pin(threads: int) -> list[int]:
+    """The first `threads` CPUs this process was allowed to use at start."""
+    return ALL_CPUS[:threads]
+
+
+def time_ours(scene_path: Path, args, threads: int) -> dict:
+    import falcor
+
+    falcor.set_thread_count(threads)
+    props = {"emissiveSampler": "Power", "useRussianRoulette": False}
+    falcor.render(scene_path, spp=1, width=args.width, height=args.height, max_bounces=args.bounces, properties=props)  # Warm-up.
+    start = time.perf_counter()
+    image = falcor.render(scene_path, spp=args.spp, width=args.width, height=args.height, max_bounces=args.bounces, properties=props)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "mean": float(image.mean())}
+
+
+def time_mitsuba(args, scene_json: Path, variant: str, threads: int) -> dict:
+    cmd = [args.mitsuba_python, __file__, "--mitsuba-worker", "--variant", variant, "--threads", str(threads), "--scene-json",
+           str(scene_json), "--spp", str(args.spp), "--width", str(args.width), "--height", str(args.height), "--bounces", str(args.bounces)]
+    cpus = pin(threads)
+    run = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+    if run.returncode != 0:
+        raise RuntimeError(f"Mitsuba worker failed ({variant}, {threads} threads):\n{run.stderr[-3000:]}")
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scene", type=Path, default=REPO / "Scenes" / "CornellBoxDiffuse.pyscene")
+    parser.add_argument("--spp", type=int, default=64)
+    parser.add_argument("--width", type=int, default=640)
+    parser.add_argument("--height", type=int, default=360)
+    parser.add_argument("--bounces", type=int, default=3, help="our maxSurfaceBounces (Mitsuba max_depth = this + 2)")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--variants", default="scalar_rgb,llvm_ad_rgb")
+    parser.add_argument("--mitsuba-python", default=os.environ.get("MITSUBA_PYTHON", "/work/mitsuba-venv/bin/python"))
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 160x90, 4 spp")
+    parser.add_argument("--mitsuba-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--variant", help=argparse.SUPPRESS)
+    parser.add_argument("--scene-json", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.mitsuba_worker:
+        args.threads = int(args.threads)
+        return run_mitsuba_worker(args)
+    if args.quick:
+        args.width, args.height, args.spp = 160, 90, 4
+
+    threads = [int(t) for t in args.threads.split(",")]
+    variants = args.variants.split(",")
+    samples = args.width * args.height * args.spp
+    with tempfile.TemporaryDirectory() as tmp:
+        scene_json = Path(tmp) / "scene.json"
+        scene_json.write_text(json.dumps(export_scene(args.scene, Path(tmp))))
+        rows = []
+        for n in threads:
+            os.sched_setaffinity(0, pin(n))
+            ours = time_ours(args.scene, args, n)
+            row = {"threads": n, "ours": samples / ours["seconds"], "ours_mean": ours["mean"]}
+            for variant in variants:
+                mit = time_mitsuba(args, scene_json, variant, n)
+                row[variant] = samples / mit["seconds"]
+                row[variant + "_first_s"] = mit["first_seconds"]
+                row[variant + "_mean_diff"] = (ours["mean"] - mit["mean"]) / mit["mean"]
+            rows.append(row)
+
+    print(f"\nScene {args.scene.name}, {args.width}x{args.height}, {args.spp} spp, maxSurfaceBounces {args.bounces} "
+          f"(Mitsuba max_depth {args.bounces + 2}); samples per second (M = 1e6)\n")
+    header = "| threads | ours | " + " | ".join(f"{v} | ours/{v} | mean diff" for v in variants) + " |"
+    print(header)
+    print("|" + "---|" * (2 + 3 * len(variants)))
+    for r in rows:
+        cells = [str(r["threads"]), f"{r['ours'] / 1e6:.3f} M"]
+        for v in variants:
+            cells += [f"{r[v] / 1e6:.3f} M", f"{r['ours'] / r[v]:.2f}", f"{100 * r[v + '_mean_diff']:+.2f} %"]
+        print("| " + " | ".join(cells) + " |")
+    for v in variants:
+        print(f"{v}: first render (compile included) " + ", ".join(f"{r['threads']} thr {r[v + '_first_s']:.2f} s" for r in rows))
+
+
+if __name__ == "__main__":
+    main()
