@@ -3,6 +3,9 @@
 // so their eval/pdf/sample can be checked (chi-square, furnace, reciprocity) and plotted.
 #include "Core/PythonHelpers.h"
 #include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
+#include "Rendering/Materials/BSDFs/PBRTConductorBSDF.h"
+#include "Rendering/Materials/BSDFs/PBRTDielectricBSDF.h"
+#include "Rendering/Materials/BSDFs/PBRTDiffuseTransmissionBSDF.h"
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
@@ -130,6 +133,26 @@ void registerRenderingBindings(py::module_& root)
              "transmission_albedo"_a, "alpha"_a, "eta"_a);
     ggxt.def_property_readonly("eta", [](const GGXT& b) { return b.lobe.eta; });
     bindBSDF("GGX dielectric interface, eta = etaI / etaT (alpha 0: smooth).", ggxt);
+
+    using Conductor = Fixed<PBRTConductorBSDF>;
+    py::class_<Conductor> conductor(m, "PBRTConductorBSDF");
+    conductor.def(py::init([](const py::object& eta, const py::object& k, float ax, float ay) {
+                      return Conductor{{AnisotropicGGX{float2(ax, ay)}, toVector<float, 3>(eta), toVector<float, 3>(k)}};
+                  }),
+                  "eta"_a, "k"_a, "alpha_x"_a, "alpha_y"_a);
+    bindBSDF("pbrt's conductor: anisotropic GGX with the complex Fresnel term of eta + i k.", conductor);
+
+    using Dielectric = Fixed<PBRTDielectricBSDF>;
+    py::class_<Dielectric> dielectric(m, "PBRTDielectricBSDF");
+    dielectric.def(py::init([](float iorI, float iorT, float ax, float ay) { return Dielectric{{AnisotropicGGX{float2(ax, ay)}, iorI, iorT}}; }),
+                   "ior_i"_a, "ior_t"_a, "alpha_x"_a, "alpha_y"_a);
+    bindBSDF("pbrt's dielectric between index ior_i (wi's side) and ior_t; wi on either side.", dielectric);
+
+    using DiffuseT = Fixed<PBRTDiffuseTransmissionBSDF>;
+    py::class_<DiffuseT> diffuseT(m, "PBRTDiffuseTransmissionBSDF");
+    diffuseT.def(py::init([](const py::object& r, const py::object& t) { return DiffuseT{{toVector<float, 3>(r), toVector<float, 3>(t)}}; }),
+                 "reflectance"_a, "transmittance"_a);
+    bindBSDF("pbrt's diffuse transmission: Lambertian reflection and transmission, wi on either side.", diffuseT);
 
     py::class_<Standard> standard(m, "StandardBSDF");
     standard.def(py::init([](const py::object& diffuse, const py::object& specular, float roughness, float metallic, float eta,

@@ -47,3 +47,27 @@ inline float evalFresnelDielectric(float eta, float cosThetaI)
     return evalFresnelDielectric(eta, cosThetaI, cosThetaT);
 }
 } // namespace falcor
+
+namespace falcor
+{
+/// Fresnel reflectance of a conductor with complex index of refraction eta + i·k (Shirley's
+/// formulation), per color channel.
+inline float evalFresnelConductor(float eta, float k, float cosThetaI)
+{
+    const float cos2 = cosThetaI * cosThetaI;
+    const float sin2 = std::max(1.f - cos2, 0.f);
+    const float sin4 = sin2 * sin2;
+    const float inner = eta * eta - k * k - sin2;
+    const float a2b2 = std::sqrt(std::max(inner * inner + 4.f * eta * eta * k * k, 0.f));
+    const float a = std::sqrt(std::max(0.5f * (a2b2 + inner), 0.f));
+    const float rs = ((a2b2 + cos2) - 2.f * a * cosThetaI) / ((a2b2 + cos2) + 2.f * a * cosThetaI);
+    const float rp = ((cos2 * a2b2 + sin4) - 2.f * a * cosThetaI * sin2) / ((cos2 * a2b2 + sin4) + 2.f * a * cosThetaI * sin2);
+    return 0.5f * (rs + rs * rp);
+}
+
+inline float3 evalFresnelConductor(const float3& eta, const float3& k, float cosThetaI)
+{
+    return float3(evalFresnelConductor(eta.x(), k.x(), cosThetaI), evalFresnelConductor(eta.y(), k.y(), cosThetaI),
+                  evalFresnelConductor(eta.z(), k.z(), cosThetaI));
+}
+} // namespace falcor

@@ -1,6 +1,6 @@
 #pragma once
 #include "Core/Logger.h"
-#include "Rendering/Materials/PBRT/PBRTDiffuseMaterialInstance.h"
+#include "Rendering/Materials/PBRT/PBRTMaterials.h"
 #include "Rendering/Materials/StandardMaterial.h"
 #include <variant>
 
@@ -54,7 +54,9 @@ public:
     }
 
 private:
-    std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance> mInstance;
+    std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance, PBRTConductorMaterialInstance, PBRTDielectricMaterialInstance,
+                 PBRTDiffuseTransmissionMaterialInstance>
+        mInstance;
 };
 
 /// Sets up the material of `sd` for shading. Material types without their own model yet are
@@ -66,10 +68,13 @@ inline MaterialInstance createMaterialInstance(const ShadingData& sd, const Text
     switch (m.type)
     {
     case MaterialType::PBRTDiffuse:
-    {
-        const float3 albedo = m.sample(MaterialTextureSlot::BaseColor, sd.uv, lod(m, MaterialTextureSlot::BaseColor), m.baseColor).xyz();
-        return PBRTDiffuseMaterialInstance{computeShadingFrame(sd, lod, hints), LambertDiffuseBRDF{albedo}};
-    }
+        return createPBRTDiffuse(sd, lod, hints);
+    case MaterialType::PBRTConductor:
+        return createPBRTConductor(sd, lod, hints);
+    case MaterialType::PBRTDielectric:
+        return createPBRTDielectric(sd, lod, hints);
+    case MaterialType::PBRTDiffuseTransmission:
+        return createPBRTDiffuseTransmission(sd, lod, hints);
     case MaterialType::Standard:
         break;
     default:

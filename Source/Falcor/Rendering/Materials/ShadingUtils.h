@@ -48,14 +48,15 @@ inline void adjustShadingNormal(const ShadingData& sd, ShadingFrame& sf)
 }
 
 /// The shading frame a basic material uses at `sd`: normal map (unless the hints disable it),
-/// mirrored for the back of a double-sided material, optionally adjusted.
-inline ShadingFrame computeShadingFrame(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
+/// mirrored for the back of a double-sided material (unless its BSDF is two-sided itself),
+/// optionally adjusted.
+inline ShadingFrame computeShadingFrame(const ShadingData& sd, const TextureLod& lod, uint32_t hints, bool flipBackFaces = true)
 {
     const MaterialData& m = *sd.mtl;
     ShadingFrame sf = sd.frame;
     if (!(hints & kHintDisableNormalMapping))
         sf = applyNormalMap(sd, m.sample(MaterialTextureSlot::Normal, sd.uv, lod(m, MaterialTextureSlot::Normal), float4(0.f)).xyz());
-    if (!sd.frontFacing && m.doubleSided)
+    if (flipBackFaces && !sd.frontFacing && m.doubleSided)
         sf.N = -sf.N;
     if (hints & kHintAdjustShadingNormal)
         adjustShadingNormal(sd, sf);
@@ -64,18 +65,20 @@ inline ShadingFrame computeShadingFrame(const ShadingData& sd, const TextureLod&
 
 /// Whether wi (= sd.V) and wo may be connected by reflection or transmission: both clear of the
 /// shading plane, on the geometric sides the event needs, and the shading normal on the viewer's
-/// geometric side (back faces are black).
+/// geometric side (back faces are black). With `fullSphere` (two-sided BSDFs whose shading
+/// normal is not flipped), wi may lie below the shading plane and back faces are not black.
 inline bool isValidHemisphereReflectionOrTransmission(const ShadingData& sd, const ShadingFrame& sf, const float3& wiLocal,
-                                                      const float3& woLocal, const float3& wo)
+                                                      const float3& woLocal, const float3& wo, bool fullSphere = false)
 {
-    if (std::min(wiLocal.z(), std::abs(woLocal.z())) < kMinCosTheta)
+    const float cosThetaI = fullSphere ? std::abs(wiLocal.z()) : wiLocal.z();
+    if (std::min(cosThetaI, std::abs(woLocal.z())) < kMinCosTheta)
         return false;
     const bool isTransmission = wiLocal.z() * woLocal.z() < 0.f;
     const bool wiTop = sd.frontFacing;
     const bool woTop = dot(wo, sd.faceN) >= 0.f;
     if ((wiTop != woTop) != isTransmission)
         return false;
-    return wiTop == (dot(sf.N, sd.faceN) >= 0.f);
+    return fullSphere || wiTop == (dot(sf.N, sd.faceN) >= 0.f);
 }
 
 /// As above, for reflection only.

@@ -1,0 +1,102 @@
+#pragma once
+#include "Rendering/Materials/BSDFMaterialInstance.h"
+#include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
+#include "Rendering/Materials/BSDFs/PBRTConductorBSDF.h"
+#include "Rendering/Materials/BSDFs/PBRTDielectricBSDF.h"
+#include "Rendering/Materials/BSDFs/PBRTDiffuseTransmissionBSDF.h"
+#include "Rendering/Materials/StandardMaterial.h"
+
+// pbrt-v4's materials as Falcor defines them (PBRT*Material.slang): what each reads from the
+// material data, and the properties integrators and denoisers see. None emits.
+namespace falcor
+{
+using PBRTDiffuseMaterialInstance = BSDFMaterialInstance<LambertDiffuseBRDF, BSDFSides::Reflection>;
+using PBRTConductorMaterialInstance = BSDFMaterialInstance<PBRTConductorBSDF, BSDFSides::Reflection>;
+using PBRTDielectricMaterialInstance = BSDFMaterialInstance<PBRTDielectricBSDF, BSDFSides::FullSphere>;
+using PBRTDiffuseTransmissionMaterialInstance = BSDFMaterialInstance<PBRTDiffuseTransmissionBSDF, BSDFSides::FullSphere>;
+
+inline BSDFProperties materialProperties(const LambertDiffuseBRDF& b, const ShadingFrame& sf)
+{
+    BSDFProperties p;
+    p.guideNormal = sf.N, p.roughness = 1.f, p.diffuseReflectionAlbedo = b.albedo;
+    return p;
+}
+inline uint32_t materialLobeTypes(const LambertDiffuseBRDF&) { return kLobeDiffuseReflection; }
+
+inline BSDFProperties materialProperties(const PBRTConductorBSDF& b, const ShadingFrame& sf)
+{
+    BSDFProperties p;
+    p.guideNormal = sf.N, p.roughness = b.D.getIsotropicRoughness();
+    p.specularReflectionAlbedo = float3(1.f); // As Falcor: no albedo estimate from eta and k.
+    return p;
+}
+inline uint32_t materialLobeTypes(const PBRTConductorBSDF& b) { return b.D.isSingular() ? kLobeDeltaReflection : kLobeSpecularReflection; }
+
+inline BSDFProperties materialProperties(const PBRTDielectricBSDF& b, const ShadingFrame& sf)
+{
+    BSDFProperties p;
+    p.guideNormal = sf.N, p.roughness = b.D.getIsotropicRoughness();
+    p.specularReflectionAlbedo = p.specularTransmissionAlbedo = float3(1.f);
+    p.isTransmissive = true;
+    return p;
+}
+inline uint32_t materialLobeTypes(const PBRTDielectricBSDF& b)
+{
+    return b.D.isSingular() ? kLobeDeltaReflection | kLobeDeltaTransmission : kLobeSpecularReflection | kLobeSpecularTransmission;
+}
+
+inline BSDFProperties materialProperties(const PBRTDiffuseTransmissionBSDF& b, const ShadingFrame& sf)
+{
+    BSDFProperties p;
+    p.guideNormal = sf.N, p.roughness = 1.f;
+    p.diffuseReflectionAlbedo = b.albedoR, p.diffuseTransmissionAlbedo = b.albedoT;
+    p.isTransmissive = true;
+    return p;
+}
+inline uint32_t materialLobeTypes(const PBRTDiffuseTransmissionBSDF&) { return kLobeDiffuseReflection | kLobeDiffuseTransmission; }
+
+namespace pbrt
+{
+inline float3 slotColor(const ShadingData& sd, const TextureLod& lod, MaterialTextureSlot slot, const float4& constant)
+{
+    return sd.mtl->sample(slot, sd.uv, lod(*sd.mtl, slot), constant).xyz();
+}
+
+/// The anisotropic roughness in the specular slot's first two channels, used as GGX alpha.
+inline AnisotropicGGX roughness(const ShadingData& sd, const TextureLod& lod)
+{
+    const float4 s = sd.mtl->sample(MaterialTextureSlot::Specular, sd.uv, lod(*sd.mtl, MaterialTextureSlot::Specular), sd.mtl->specular);
+    return AnisotropicGGX{float2(s.x(), s.y())};
+}
+} // namespace pbrt
+
+inline PBRTDiffuseMaterialInstance createPBRTDiffuse(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
+{
+    return {computeShadingFrame(sd, lod, hints), {pbrt::slotColor(sd, lod, MaterialTextureSlot::BaseColor, sd.mtl->baseColor)}};
+}
+
+/// eta + i·k from the base color and transmission color.
+inline PBRTConductorMaterialInstance createPBRTConductor(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
+{
+    const float3& t = sd.mtl->transmission;
+    return {computeShadingFrame(sd, lod, hints),
+            {pbrt::roughness(sd, lod), pbrt::slotColor(sd, lod, MaterialTextureSlot::BaseColor, sd.mtl->baseColor),
+             pbrt::slotColor(sd, lod, MaterialTextureSlot::Transmission, float4(t.x(), t.y(), t.z(), 1.f))}};
+}
+
+/// Two-sided: the shading normal keeps facing the front, and the indices follow the side seen.
+inline PBRTDielectricMaterialInstance createPBRTDielectric(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
+{
+    const float eta = headerIoR(*sd.mtl);
+    PBRTDielectricBSDF bsdf{pbrt::roughness(sd, lod), sd.frontFacing ? sd.IoR : eta, sd.frontFacing ? eta : sd.IoR};
+    return {computeShadingFrame(sd, lod, hints, false), bsdf};
+}
+
+inline PBRTDiffuseTransmissionMaterialInstance createPBRTDiffuseTransmission(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
+{
+    const float3& t = sd.mtl->transmission;
+    return {computeShadingFrame(sd, lod, hints, false),
+            {pbrt::slotColor(sd, lod, MaterialTextureSlot::BaseColor, sd.mtl->baseColor),
+             pbrt::slotColor(sd, lod, MaterialTextureSlot::Transmission, float4(t.x(), t.y(), t.z(), 1.f))}};
+}
+} // namespace falcor
