@@ -3,6 +3,7 @@
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
 #include "Rendering/Lights/LightHelpers.h"
+#include "Scene/HitInfo.h"
 
 namespace falcor
 {
@@ -109,14 +110,15 @@ void WhittedRayTracer::execute(RenderContext*, const RenderData& renderData)
     const uint2 frameDim = output.getDims();
     const Texture &posW = *renderData[kPosW], &normalW = *renderData[kNormalW], &tangentW = *renderData[kTangentW],
                   &faceNormalW = *renderData[kFaceNormalW], &texC = *renderData[kTexC], &mtlData = *renderData[kMtlData];
-    const Texture* texGrads = renderData[kTexGrads];
+    const Texture& vbuffer = *renderData[kVBuffer];
     checkFieldDims(getType(), frameDim,
                    {{kPosW, &posW}, {kNormalW, &normalW}, {kTangentW, &tangentW}, {kFaceNormalW, &faceNormalW}, {kTexC, &texC},
-                    {kMtlData, &mtlData}, {kTexGrads, texGrads}});
+                    {kMtlData, &mtlData}, {kVBuffer, &vbuffer}});
     const bool footprintLod = mTexLODMode == TexLODMode::RayCones || mTexLODMode == TexLODMode::RayDiffs;
     if (footprintLod)
-        logWarningOnce("WhittedRayTracer: texLODMode '", enumToString(mTexLODMode), "' filters primary hits with the G-buffer's texGrads; "
-                       "hits along reflection and refraction use mip 0 (footprints are not propagated yet).");
+        logWarningOnce("WhittedRayTracer: texLODMode '", enumToString(mTexLODMode), "' filters primary hits (isotropically); hits along "
+                       "reflection and refraction use mip 0 (footprints are not propagated yet).");
+    const HitInfoLayout hitInfo(*mpScene);
 
     const Camera& camera = mpScene->getCamera();
     parallelForRows(frameDim.y(), [&](uint32_t y) {
@@ -133,13 +135,16 @@ void WhittedRayTracer::execute(RenderContext*, const RenderData& renderData)
             g.v.faceNormalW = normalize(faceNormalW.loadTexel(x, y).xyz());
             g.v.texC = float2(uv.x(), uv.y());
             g.materialID = uint32_t(mtlData.loadTexel(x, y).x());
-            if (footprintLod && texGrads)
+            const float3 dir = camera.computeRayPinhole(uint2(x, y), frameDim).dir;
+            const TriangleHit hit = hitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
+            if (footprintLod && g.valid && hit.isValid())
             {
-                const float4 grads = texGrads->loadTexel(x, y);
-                g.lod.fromGradients = true, g.lod.ddx = float2(grads.x(), grads.y()), g.lod.ddy = float2(grads.z(), grads.w());
+                const float t = length(g.v.posW - camera.getData().posW);
+                g.lod = mTexLODMode == TexLODMode::RayCones ? primaryHitRayConesLod(*mpScene, hit, g.v, dir, t, frameDim.y())
+                                                           : primaryHitRayDiffsLod(*mpScene, hit, dir, t, frameDim);
             }
             UniformSampleGenerator sg(uint2(x, y), mFrameCount);
-            const float3 L = shadePixel(g, camera.computeRayPinhole(uint2(x, y), frameDim).dir, sg);
+            const float3 L = shadePixel(g, dir, sg);
             row[x] = float4(L.x(), L.y(), L.z(), 1.f);
         }
         output.storeRow(y, row.data());

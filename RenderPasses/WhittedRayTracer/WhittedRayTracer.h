@@ -43,9 +43,10 @@ FALCOR_ENUM_INFO(RayFootprintFilterMode, {{RayFootprintFilterMode::Isotropic, "I
 /// | useRoughnessToVariance | bool                   | False       | Widen ray cones by roughness.            |
 ///
 /// Inputs posW, normalW, tangentW, faceNormalW, texC, mtlData, vbuffer (required), texGrads
-/// (optional); output `color` (RGBA32Float). Texture LOD: RayCones and RayDiffs use the G-buffer's
-/// texGrads at the primary hit (GBufferRT computes them with the same method); hits further along
-/// use mip 0 (warned once): ray cones and differentials are not propagated along paths yet.
+/// (accepted, unused); output `color` (RGBA32Float). Texture LOD: RayCones and RayDiffs filter
+/// primary hits (a pixel's ray cone or differentials at the V-buffer hit, isotropic); hits further
+/// along use mip 0 (warned once): footprints are not propagated along the chain yet, and the
+/// cone variants and anisotropic filter modes are accepted without effect.
 class WhittedRayTracer : public RenderPass
 {
     FALCOR_PLUGIN_CLASS(WhittedRayTracer, "WhittedRayTracer", "Simple Whitted ray tracer");

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -111,6 +112,70 @@ def smoke(width: int, height: int) -> np.ndarray:
     return np.rint(rgba).astype(np.uint8)
 
 
+SCENES = HERE.parents[1] / "Scenes"
+
+# Stand-in for Falcor's Arcade scene: a small lit room (an emissive panel, a point light, glossy,
+# diffuse and metal boxes), cheap enough for the path tracers' frame counts at 640x360.
+ARCADE = """
+def material(name, color, roughness, metallic=0.0):
+    m = StandardMaterial(name)
+    m.baseColor = float4(color[0], color[1], color[2], 1)
+    m.roughness = roughness
+    m.metallic = metallic
+    return m
+
+quad, cube = TriangleMesh.createQuad(), TriangleMesh.createCube()
+def place(name, mesh, mtl, **transform):
+    sceneBuilder.addMeshInstance(sceneBuilder.addNode(name, Transform(**transform)), sceneBuilder.addTriangleMesh(mesh, mtl))
+
+place('Floor', quad, material('Floor', (0.6, 0.55, 0.5), 0.8), scaling=float3(6, 1, 6))
+place('Wall', quad, material('Wall', (0.3, 0.4, 0.6), 0.6), translation=float3(0, 1.5, -2), scaling=float3(6, 1, 3),
+      rotationEulerDeg=float3(90, 0, 0))
+place('Cabinet', cube, material('Cabinet', (0.8, 0.2, 0.1), 0.3), translation=float3(-0.8, 0.6, -0.5), scaling=float3(0.6, 1.2, 0.5))
+place('Screen', cube, material('Screen', (0.9, 0.9, 0.9), 0.1, 1.0), translation=float3(0.8, 0.4, -0.3), scaling=float3(0.7, 0.8, 0.5))
+panel = StandardMaterial('Panel')
+panel.baseColor = float4(0, 0, 0, 1)
+panel.emissiveColor = float3(1.0, 0.8, 0.6)
+panel.emissiveFactor = 6
+place('Panel', quad, panel, translation=float3(0, 2.5, 0), scaling=float3(2, 1, 1), rotationEulerDeg=float3(180, 0, 0))
+light = PointLight('Lamp')
+light.position = float3(1.5, 2, 1.5)
+light.intensity = float3(3, 3, 3)
+sceneBuilder.addLight(light)
+camera = Camera('Main')
+camera.position = float3(0, 1.3, 3.5)
+camera.target = float3(0, 0.6, 0)
+camera.up = float3(0, 1, 0)
+sceneBuilder.addCamera(camera)
+"""
+
+
+def write_scene_stand_ins(root: Path):
+    """Falcor's test scenes are not available: our own example scenes stand in under their paths
+    (their textures and shared geometry copied beside them)."""
+    (root / "Arcade").mkdir(parents=True, exist_ok=True)
+    (root / "Arcade/Arcade.pyscene").write_text(ARCADE)
+    stand_ins = {
+        "test_scenes/nested_dielectrics.pyscene": "Dielectrics.pyscene",
+        "test_scenes/material_test.pyscene": "Materials.pyscene",
+        "test_scenes/cornell_box.pyscene": "CornellBox.pyscene",
+        "test_scenes/tex_lod/spheres_cube.pyscene": "TexturedQuads.pyscene",
+        "materials/materials.pyscene": "Materials.pyscene",
+        "materials/light_leaks.pyscene": "Lights.pyscene",
+        "alpha_test/alpha_test.pyscene": "TexturedQuads.pyscene",
+    }
+    for target, source in stand_ins.items():
+        path = root / target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SCENES / source, path)
+        shutil.copyfile(SCENES / "CornellBoxGeometry.py", path.with_name("CornellBoxGeometry.py"))
+        shutil.copytree(SCENES / "Textures", path.parent / "Textures", dirs_exist_ok=True)
+    # PathTracerAdaptive's density map: 0 on the left quarter (no samples), rising to the right.
+    density = np.zeros((FRAME[1], FRAME[0]), np.uint8)
+    density[:, FRAME[0] // 4:] = np.linspace(16, 255, FRAME[0] - FRAME[0] // 4).astype(np.uint8)
+    Image.fromarray(density).save(root / "density_map.png")
+
+
 class Media:
     """The media folder and, by short name, the images as a reader decodes them."""
 
@@ -131,11 +196,7 @@ def media(tmp_path_factory) -> Media:
     root = tmp_path_factory.mktemp("media")
     for folder in ("test_scenes/envmaps", "test_images/cubemap/sorsele3", "Arcade"):
         (root / folder).mkdir(parents=True)
-    # Stand-in for Falcor's Arcade scene (GaussianBlur's test loads it without using it).
-    (root / "Arcade/Arcade.pyscene").write_text(
-        "quad = TriangleMesh.createQuad()\n"
-        "sceneBuilder.addMeshInstance(sceneBuilder.addNode('Floor', Transform()),\n"
-        "                             sceneBuilder.addTriangleMesh(quad, StandardMaterial('Floor')))\n")
+    write_scene_stand_ins(root)
     w, h = FRAME
     decoded = {
         "sky": write_hdr(root / "test_scenes/envmaps/hallstatt4_hd.hdr", sky_hdr(w, h)),
@@ -443,6 +504,94 @@ def test_FLIPPass(media, tmp_path):
         assert_differ(png("isHDR.True"), png("default"), "HDR vs LDR")
         for t in ("Hable", "Reinhard"):
             assert_differ(png(f"toneMapper.FLIPToneMapperType.{t}"), png("isHDR.True"), f"{t} vs ACES")
+
+
+# ---------------------------------------------------------------------------------------------
+# Path tracers and material viewers (stand-in scenes: see write_scene_stand_ins)
+
+PT_OUTPUTS = [("color", "exr"), ("albedo", "png"), ("specularAlbedo", "png"), ("indirectAlbedo", "png"), ("guideNormal", "exr"),
+              ("reflectionPosW", "exr"), ("rayCount", "exr"), ("pathLength", "exr")]
+
+
+def tone_mapped(name, frame, ext="png"):
+    return {f"{name}.ToneMapper.dst.{frame}.{ext}", f"{name}.ToneMapper.dst.{frame}.A.{ext}"}
+
+
+def roughness_of(image):
+    """Mean absolute Laplacian of the luminance: pixel noise."""
+    lum = image[..., :3].mean(axis=-1)
+    return float(np.abs(4 * lum[1:-1, 1:-1] - lum[:-2, 1:-1] - lum[2:, 1:-1] - lum[1:-1, :-2] - lum[1:-1, 2:]).mean())
+
+
+def test_MinimalPathTracer(media, tmp_path):
+    with image_test("MinimalPathTracer", tone_mapped("default", 128, "exr"), media, tmp_path) as cap:
+        img = cap["default.ToneMapper.dst.128.exr"]
+        assert np.isfinite(img).all() and img.mean() > 0.01
+        np.testing.assert_array_equal(cap["default.ToneMapper.dst.128.A.exr"][..., 0], 1.0)  # Alpha, captured alone.
+
+
+def test_PathTracer(media, tmp_path):
+    expected = tone_mapped("default", 1) | {f"default.PathTracer.{o}.1.{e}" for o, e in PT_OUTPUTS}
+    with image_test("PathTracer", expected, media, tmp_path) as cap:
+        color = cap["default.PathTracer.color.1.exr"]
+        assert np.isfinite(color).all() and color.mean() > 0.01
+        # (rayCount and pathLength are captured as Falcor captures unsigned words: word / (2^32 - 1) in half floats.)
+        assert cap["default.PathTracer.albedo.1.png"].mean() > 10
+        normals = cap["default.PathTracer.guideNormal.1.exr"]
+        lengths = np.linalg.norm(normals, axis=-1)
+        assert np.abs(lengths[lengths > 0.5] - 1).max() < 1e-2  # Unit guide normals where there is geometry.
+
+
+def test_PathTracerDielectrics(media, tmp_path):
+    with image_test("PathTracerDielectrics", tone_mapped("default", 1) | tone_mapped("default", 256), media, tmp_path) as cap:
+        first, converged = cap["default.ToneMapper.dst.1.png"], cap["default.ToneMapper.dst.256.png"]
+        assert converged.mean() > 5
+        assert roughness_of(converged) < 0.5 * roughness_of(first)  # Accumulation removes most of the noise.
+
+
+def test_PathTracerMaterials(media, tmp_path):
+    names = ["material_test", "materials", "light_leaks", "alpha_test", "alpha_test_disabled"]
+    with image_test("PathTracerMaterials", set().union(*(tone_mapped(n, 16) for n in names)), media, tmp_path) as cap:
+        for n in names:
+            assert cap[f"{n}.ToneMapper.dst.16.png"].mean() > 2, n
+        # Without the alpha test the cut-out parts of the leaves become opaque: the images differ.
+        cut, opaque = cap["alpha_test.ToneMapper.dst.16.png"], cap["alpha_test_disabled.ToneMapper.dst.16.png"]
+        assert (np.abs(cut - opaque).max(axis=-1) > 40).mean() > 0.002, "useAlphaTest False should fill the cut-outs"
+
+
+def test_PathTracerAdaptive(media, tmp_path):
+    with image_test("PathTracerAdaptive", tone_mapped("default", 16), media, tmp_path) as cap:
+        img = cap["default.ToneMapper.dst.16.png"][..., :3]
+        quarter = FRAME[0] // 4
+        assert not img[:, :quarter].any()  # Density 0: no samples, black.
+        assert img[:, quarter:].mean() > 5
+
+
+def test_PathTracerReload(media, tmp_path):
+    expected = set().union(*(tone_mapped(n, 1) | {f"{n}.PathTracer.{o}.1.{e}" for o, e in PT_OUTPUTS}
+                             for n in ("cornell_box", "nested_dielectrics")))
+    with image_test("PathTracerReload", expected, media, tmp_path) as cap:
+        a, b = cap["cornell_box.PathTracer.color.1.exr"], cap["nested_dielectrics.PathTracer.color.1.exr"]
+        assert a.mean() > 0.01 and b.mean() > 0.01 and np.isfinite(a).all() and np.isfinite(b).all()
+        assert_differ(cap["cornell_box.ToneMapper.dst.1.png"], cap["nested_dielectrics.ToneMapper.dst.1.png"], "scene reload")
+
+
+def test_BSDFViewer(media, tmp_path):
+    with image_test("BSDFViewer", {"default.AccumulatePass.output.64.exr"}, media, tmp_path) as cap:
+        img = cap["default.AccumulatePass.output.64.exr"]
+        # White background light around the sphere; the Arcade floor material scatters less than all of it.
+        np.testing.assert_allclose(img[0, 0], 1.0, rtol=1e-3)
+        center = img[FRAME[1] // 2 - 20:FRAME[1] // 2 + 20, FRAME[0] // 2 - 20:FRAME[0] // 2 + 20]
+        assert 0.2 < center.mean() < 1.0
+
+
+def test_TextureLOD(media, tmp_path):
+    names = [f"texLODMode.{m}" for m in ("Mip0", "RayCones", "RayDiffs")]
+    with image_test("TextureLOD", capture_names(names, "ToneMapper.dst", "png"), media, tmp_path) as cap:
+        mip0 = cap["texLODMode.Mip0.ToneMapper.dst.1.png"]
+        assert mip0.mean() > 2
+        for mode in ("RayCones", "RayDiffs"):  # Coarser mips on the receding floor.
+            assert roughness_of(cap[f"texLODMode.{mode}.ToneMapper.dst.1.png"]) < roughness_of(mip0), mode
 
 
 def test_run_only_mode_renders_without_capturing(media, tmp_path):

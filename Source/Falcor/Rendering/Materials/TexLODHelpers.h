@@ -108,4 +108,15 @@ inline TextureLod primaryHitRayDiffsLod(const Scene& scene, const TriangleHit& h
     lod.fromGradients = true;
     return lod;
 }
+/// The texture LOD of a primary hit from a ray cone of one pixel's spread (isotropic footprint
+/// on the triangle plane, as GBufferRT's RayCones).
+inline TextureLod primaryHitRayConesLod(const Scene& scene, const TriangleHit& hit, const Scene::VertexData& v, const float3& dir, float t,
+                                        uint32_t frameHeight)
+{
+    TextureLod lod;
+    const float coneWidth = t * std::tan(pixelSpreadAngle(scene.getCamera().getData(), frameHeight));
+    rayConeGradients(getTriangleCorners(scene, hit), v, dir, coneWidth, lod.ddx, lod.ddy);
+    lod.fromGradients = true;
+    return lod;
+}
 } // namespace falcor
