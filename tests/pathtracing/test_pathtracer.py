@@ -204,3 +204,17 @@ def test_edits_show_on_the_next_frame_and_restart_accumulation():
     m.scene.camera.position = falcor.float3(0, 0.3, 1.0)
     frame = render_frames(m, g, 1)[0]
     np.testing.assert_array_equal(np.asarray(g.getOutput("acc.output"))[..., :3], frame.astype(np.float32))
+
+
+@pytest.mark.parametrize("tracer", ["PathTracer", "MinimalPathTracer"])
+def test_a_scene_without_lights_renders_black(tmp_path, tracer):
+    """Falcor's behaviour: nothing emits, so the image is black (and nothing fails)."""
+    scene = tmp_path / "dark.pyscene"
+    scene.write_text("sceneBuilder.addMeshInstance(sceneBuilder.addNode('Floor', Transform()),\n"
+                     "                             sceneBuilder.addTriangleMesh(TriangleMesh.createQuad(), StandardMaterial('Floor')))\n"
+                     "camera = Camera('Main')\ncamera.position = float3(0, 1, 1)\ncamera.target = float3(0, 0, 0)\n"
+                     "camera.up = float3(0, 1, 0)\nsceneBuilder.addCamera(camera)\n")
+    g = vbuffer_graph(tracer, {})
+    m = make_renderer(scene, 16, 16, g)
+    frames = render_frames(m, g, 2)
+    assert np.isfinite(frames).all() and not frames.any()
