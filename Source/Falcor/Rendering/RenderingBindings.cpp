@@ -3,6 +3,7 @@
 // so their eval/pdf/sample can be checked (chi-square, furnace, reciprocity) and plotted.
 #include "Core/PythonHelpers.h"
 #include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
+#include "Rendering/Materials/BSDFs/MERLMeasuredBRDF.h"
 #include "Rendering/Materials/BSDFs/PBRTConductorBSDF.h"
 #include "Rendering/Materials/BSDFs/PBRTDielectricBSDF.h"
 #include "Rendering/Materials/BSDFs/PBRTDiffuseTransmissionBSDF.h"
@@ -30,6 +31,11 @@ struct Standard
     StandardBSDFData data;
     StandardBSDF make(const float3& wi) const { return StandardBSDF(wi, data); }
 };
+
+py::tuple toTuple3(const float3& v)
+{
+    return py::make_tuple(v.x(), v.y(), v.z());
+}
 
 std::vector<float3> directions(const py::handle& obj, const char* what)
 {
@@ -153,6 +159,18 @@ void registerRenderingBindings(py::module_& root)
     diffuseT.def(py::init([](const py::object& r, const py::object& t) { return DiffuseT{{toVector<float, 3>(r), toVector<float, 3>(t)}}; }),
                  "reflectance"_a, "transmittance"_a);
     bindBSDF("pbrt's diffuse transmission: Lambertian reflection and transmission, wi on either side.", diffuseT);
+
+    /// A MERL table and the BSDF over it (the BSDF points into the table).
+    struct MERL
+    {
+        std::shared_ptr<const MERLBRDF> table;
+        MERLMeasuredBRDF make(const float3& wi) const { return {table.get(), table->albedo(wi.z())}; }
+    };
+    py::class_<MERL> merl(m, "MERLBSDF");
+    merl.def(py::init([](const std::filesystem::path& path) { return MERL{MERLBRDF::load(path)}; }), "path"_a);
+    merl.def("albedo", [](const MERL& b, float cosTheta) { return toTuple3(b.table->albedo(cosTheta)); }, "cos_theta"_a,
+             "Directional albedo for a view at cos θ (the table precomputed at load).");
+    bindBSDF("A MERL measured BRDF (.binary), sampled by cosine.", merl);
 
     py::class_<Standard> standard(m, "StandardBSDF");
     standard.def(py::init([](const py::object& diffuse, const py::object& specular, float roughness, float metallic, float eta,

@@ -3,10 +3,13 @@
 #include "Utils/Image/Texture.h"
 #include "Utils/Math/Vector.h"
 #include <array>
+#include <memory>
 #include <cstdint>
 
 namespace falcor
 {
+class MERLBRDF;
+
 /// Material types (Falcor's MaterialType values).
 enum class MaterialType : uint32_t
 {
@@ -84,6 +87,7 @@ struct FALCOR_API MaterialData
     float displacementScale = 0.f, displacementOffset = 0.f;
 
     std::array<TexturePtr, size_t(MaterialTextureSlot::Count)> textures{};
+    std::shared_ptr<const MERLBRDF> merl; ///< The measured table of a MERL material.
 
     const TexturePtr& getTexture(MaterialTextureSlot slot) const { return textures[size_t(slot)]; }
     bool hasTexture(MaterialTextureSlot slot) const { return getTexture(slot) != nullptr; }

@@ -1,6 +1,7 @@
 // Python face of the render-side scene (`falcor.NativeScene`). The Python `falcor.Scene` owns one
 // and feeds it: geometry once, then per-frame changes as plain dicts and numpy arrays.
 #include "Core/PythonHelpers.h"
+#include "Rendering/Materials/MERLBRDF.h"
 #include "Scene/Scene.h"
 #include "Scene/SceneMath.h"
 #include <pybind11/numpy.h>
@@ -92,6 +93,8 @@ MaterialData toMaterial(const py::dict& d)
     m.IoR = get<float>(d, "ior");
     for (auto [slot, texture] : get<py::dict>(d, "textures"))
         m.textures.at(slot.cast<size_t>()) = texture.cast<TexturePtr>();
+    if (d.contains("merlPath"))
+        m.merl = MERLBRDF::load(get<std::string>(d, "merlPath"));
     if (!m.isBasicMaterial)
         return m;
     m.shadingModel = ShadingModel(get<uint32_t>(d, "shadingModel"));

@@ -701,14 +701,19 @@ def _measured_file(path, what: str):
 
 
 class MERLMaterial(IMaterial):
-    """A measured BRDF (MERL file). The file is located and kept; the CPU renderer does not
-    evaluate measured BRDFs yet."""
+    """A measured BRDF of the MERL database (a .binary table). The file is read when the scene is
+    built; a file that is not a MERL table raises naming it."""
 
     _TYPE = MaterialType.MERL
 
     def __init__(self, name: str, path):
         super().__init__(name)
         self.path = _measured_file(path, "MERLMaterial")
+
+    def _native_data(self) -> dict:
+        d = super()._native_data()
+        d["merlPath"] = os.fspath(self.path)
+        return d
 
 
 class MERLMixMaterial(IMaterial):

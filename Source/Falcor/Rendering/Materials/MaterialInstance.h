@@ -1,5 +1,6 @@
 #pragma once
 #include "Core/Logger.h"
+#include "Rendering/Materials/MERLMaterial.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
 #include "Rendering/Materials/StandardMaterial.h"
 #include <variant>
@@ -55,7 +56,7 @@ public:
 
 private:
     std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance, PBRTConductorMaterialInstance, PBRTDielectricMaterialInstance,
-                 PBRTDiffuseTransmissionMaterialInstance>
+                 PBRTDiffuseTransmissionMaterialInstance, MERLMaterialInstance>
         mInstance;
 };
 
@@ -75,6 +76,10 @@ inline MaterialInstance createMaterialInstance(const ShadingData& sd, const Text
         return createPBRTDielectric(sd, lod, hints);
     case MaterialType::PBRTDiffuseTransmission:
         return createPBRTDiffuseTransmission(sd, lod, hints);
+    case MaterialType::MERL:
+        if (m.merl)
+            return createMERL(sd, lod, hints);
+        break;
     case MaterialType::Standard:
         break;
     default:

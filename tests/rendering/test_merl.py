@@ -1,0 +1,107 @@
+"""MERL measured BRDFs: the file loader (on tables the test writes), lookup against a known
+table, sampling against pdf, rendering through a scene material, and files that do not parse."""
+import math
+
+import numpy as np
+import pytest
+
+import falcor
+from chi2 import chi2_pvalue, expected_histogram, observed_histogram
+
+R = falcor.rendering
+DIMS = (90, 90, 180)
+SCALES = np.array([1 / 1500, 1.15 / 1500, 1.66 / 1500])
+ALBEDO = np.array([0.3, 0.5, 0.7])
+
+
+def write_merl(path, values_rgb, dims=DIMS, truncate=0):
+    """A MERL .binary table: int32 dims, then the R, G and B blocks of doubles (stored unscaled)."""
+    n = int(np.prod(dims))
+    data = np.concatenate([np.full(n, v / s) for v, s in zip(values_rgb, SCALES)])
+    raw = np.asarray(dims, "<i4").tobytes() + data.astype("<f8").tobytes()
+    path.write_bytes(raw[: len(raw) - truncate])
+    return path
+
+
+@pytest.fixture(scope="module")
+def lambert_table(tmp_path_factory):
+    return write_merl(tmp_path_factory.mktemp("merl") / "lambert.binary", ALBEDO / math.pi)
+
+
+def test_a_constant_table_is_lambertian(lambert_table):
+    bsdf = R.MERLBSDF(lambert_table)
+    rng = np.random.default_rng(2)
+    wo = rng.normal(size=(500, 3))
+    wo[:, 2] = np.abs(wo[:, 2]) + 0.01
+    wo /= np.linalg.norm(wo, axis=1, keepdims=True)
+    for wi in ((0, 0, 1), (0.6, 0.0, 0.8)):
+        np.testing.assert_allclose(bsdf.eval(wi, wo.astype(np.float32)), ALBEDO / math.pi * wo[:, 2:], rtol=1e-5)
+    np.testing.assert_allclose(bsdf.albedo(0.7), ALBEDO, rtol=2e-3)
+
+
+def test_sampling_matches_pdf_and_estimates_the_albedo(lambert_table):
+    bsdf = R.MERLBSDF(lambert_table)
+    wi = np.array([0.3, 0.2, 0.93]) / np.linalg.norm([0.3, 0.2, 0.93])
+    s = bsdf.sample(wi, 100_000, seed=1)
+    keep = s["valid"] & (s["pdf"] > 0)
+    p = chi2_pvalue(observed_histogram(s["wo"][keep], 20, 40), expected_histogram(lambda d: bsdf.pdf(wi, d), 20, 40) * len(keep))
+    assert p > 1e-3
+    np.testing.assert_allclose(np.where(s["valid"][:, None], s["weight"], 0).mean(axis=0), ALBEDO, rtol=1e-3)
+
+
+def test_lookup_follows_the_half_angle_layout(tmp_path):
+    """A table that is bright only where θh is small (sqrt-spaced bins) reflects around the mirror direction."""
+    n_h, n_d, n_p = 90, 90, 180
+    values = np.zeros((n_h, n_d, n_p))
+    values[:3] = 1.0  # θh below (3/90)² · 90° = 0.1 degrees: the θh bins are square-root spaced.
+    path = tmp_path / "glossy.binary"
+    data = np.concatenate([values.ravel() / s for s in SCALES])
+    path.write_bytes(np.asarray((n_h, n_d, n_p), "<i4").tobytes() + data.astype("<f8").tobytes())
+    bsdf = R.MERLBSDF(path)
+    wi = np.array([0.5, 0.0, math.sqrt(0.75)])
+    mirror = np.array([[-0.5, 0.0, math.sqrt(0.75)]], np.float32)
+    off = np.array([[0.0, 0.5, math.sqrt(0.75)]], np.float32)
+    assert bsdf.eval(wi, mirror)[0].min() > 0 and not bsdf.eval(wi, off).any()
+
+
+@pytest.mark.parametrize("kind", ["truncated", "dims", "empty"])
+def test_files_that_do_not_parse_raise_naming_the_file(tmp_path, kind):
+    path = tmp_path / f"{kind}.binary"
+    if kind == "truncated":
+        write_merl(path, ALBEDO, truncate=1000)
+        message = "ends after"
+    elif kind == "dims":
+        write_merl(path, ALBEDO, dims=(10, 10, 10))
+        message = "not a MERL table"
+    else:
+        path.write_bytes(b"")
+        message = "not a MERL table"
+    with pytest.raises(Exception, match=f"{kind}.binary.*{message}"):
+        R.MERLBSDF(path)
+    scene = tmp_path / "scene.pyscene"
+    scene.write_text(f"m = MERLMaterial('Measured', {str(path)!r})\n"
+                     "sceneBuilder.addMeshInstance(sceneBuilder.addNode('Q', Transform()),\n"
+                     "                             sceneBuilder.addTriangleMesh(TriangleMesh.createQuad(), m))\n")
+    with pytest.raises(Exception, match=f"{kind}.binary"):
+        falcor.load_scene(str(scene))
+
+
+def test_a_merl_material_renders_in_the_bsdf_viewer(tmp_path, lambert_table):
+    """Under the viewer's white light a Lambertian table shows its albedo on the sphere."""
+    scene = tmp_path / "merl.pyscene"
+    scene.write_text(f"m = MERLMaterial('Measured', {str(lambert_table)!r})\n"
+                     "sceneBuilder.addMeshInstance(sceneBuilder.addNode('Q', Transform()),\n"
+                     "                             sceneBuilder.addTriangleMesh(TriangleMesh.createQuad(), m))\n")
+    g = falcor.RenderGraph("Viewer")
+    g.create_pass("Viewer", "BSDFViewer", {})
+    g.create_pass("Acc", "AccumulatePass", {"enabled": True})
+    g.add_edge("Viewer.output", "Acc.input")
+    g.mark_output("Acc.output")
+    m = falcor.Renderer()
+    m.addGraph(g)
+    m.loadScene(str(scene))
+    m.resizeFrameBuffer(32, 32)
+    for _ in range(256):
+        m.renderFrame()
+    center = np.asarray(g.getOutput("Acc.output"))[12:20, 12:20, :3].mean(axis=(0, 1))
+    np.testing.assert_allclose(center, ALBEDO, rtol=0.03)
