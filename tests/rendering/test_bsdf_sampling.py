@@ -31,6 +31,8 @@ BSDFS = {
     "ggx_glossy": lambda: R.SpecularMicrofacetBRDF((1.0, 1.0, 1.0), 0.15),
     "dielectric_rough_enter": lambda: R.SpecularMicrofacetBSDF((1.0, 1.0, 1.0), 0.4, 1.0 / 1.5),
     "dielectric_rough_exit": lambda: R.SpecularMicrofacetBSDF((1.0, 1.0, 1.0), 0.3, 1.5),
+    "cloth": lambda: R.ClothBRDF((0.5, 0.2, 0.3), 0.6),
+    "cloth_smooth_sheen": lambda: R.ClothBRDF((0.2, 0.2, 0.2), 0.05, (0.2, 0.2, 0.2)),
     "standard_plastic": lambda: R.StandardBSDF((0.6, 0.3, 0.2), (0.04, 0.04, 0.04), 0.5),
     "standard_metal": lambda: R.StandardBSDF((0, 0, 0), (0.95, 0.64, 0.54), 0.3, metallic=1.0),
     "standard_translucent": lambda: R.StandardBSDF((0.7, 0.7, 0.7), (0.04, 0.04, 0.04), 0.6, diffuse_transmission=0.5,
@@ -55,7 +57,7 @@ def test_sample_matches_pdf_chi_square(name, wi_index):
     assert p > SIGNIFICANCE, (name, wi_index, p, observed.sum(), expected.sum())
 
 
-@pytest.mark.parametrize("name", ["lambert", "lambert_btdf", "frostbite_rough", "ggx_rough", "ggx_glossy",
+@pytest.mark.parametrize("name", ["lambert", "lambert_btdf", "frostbite_rough", "cloth", "cloth_smooth_sheen", "ggx_rough", "ggx_glossy",
                                   "dielectric_rough_enter", "dielectric_rough_exit"])
 def test_single_lobe_weight_is_eval_over_pdf(name):
     """For one lobe, weight = f·cos / pdf exactly (up to float rounding)."""
@@ -107,7 +109,7 @@ def test_white_furnace(wi):
     for bsdf in lossless:
         mean, _ = albedo_by_sampling(bsdf, wi, n=20_000)
         np.testing.assert_allclose(mean, 1.0, rtol=1e-5)
-    lossy = [R.FrostbiteDiffuseBRDF((1, 1, 1), r) for r in (0.0, 0.5, 1.0)] + [
+    lossy = [R.FrostbiteDiffuseBRDF((1, 1, 1), r) for r in (0.0, 0.5, 1.0)] + [R.ClothBRDF((0.9, 0.9, 0.9), r) for r in (0.3, 0.9)] + [
         R.SpecularMicrofacetBRDF((1, 1, 1), a) for a in (0.1, 0.5, 1.0)]
     for bsdf in lossy:
         mean, se = albedo_by_sampling(bsdf, wi, n=100_000)
@@ -119,7 +121,7 @@ def test_white_furnace(wi):
             assert np.all(mean <= 1.0 + 5 * se + 1e-6), (alpha, eta, mean)
 
 
-@pytest.mark.parametrize("name", ["lambert", "frostbite_rough", "ggx_rough", "ggx_glossy", "standard_plastic", "standard_metal"])
+@pytest.mark.parametrize("name", ["lambert", "frostbite_rough", "cloth", "ggx_rough", "ggx_glossy", "standard_plastic", "standard_metal"])
 def test_reflection_is_reciprocal(name):
     """f(wi, wo) = f(wo, wi) for reflection: eval includes cos θo, so compare f·cos / cos."""
     bsdf = BSDFS[name]()

@@ -2,6 +2,7 @@
 // of local-frame directions (z = shading normal, wi towards the viewer, wo towards the light),
 // so their eval/pdf/sample can be checked (chi-square, furnace, reciprocity) and plotted.
 #include "Core/PythonHelpers.h"
+#include "Rendering/Materials/BSDFs/ClothBRDF.h"
 #include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
 #include "Rendering/Materials/BSDFs/MERLMeasuredBRDF.h"
 #include "Rendering/Materials/BSDFs/PBRTConductorBSDF.h"
@@ -171,6 +172,14 @@ void registerRenderingBindings(py::module_& root)
     merl.def("albedo", [](const MERL& b, float cosTheta) { return toTuple3(b.table->albedo(cosTheta)); }, "cos_theta"_a,
              "Directional albedo for a view at cos θ (the table precomputed at load).");
     bindBSDF("A MERL measured BRDF (.binary), sampled by cosine.", merl);
+
+    using Cloth = Fixed<ClothBRDF>;
+    py::class_<Cloth> cloth(m, "ClothBRDF");
+    cloth.def(py::init([](const py::object& diffuse, float roughness, const py::object& f0) {
+                  return Cloth{{roughness, toVector<float, 3>(f0), toVector<float, 3>(diffuse)}};
+              }),
+              "diffuse"_a, "roughness"_a, "f0"_a = py::make_tuple(0.04f, 0.04f, 0.04f));
+    bindBSDF("Falcor's cloth BRDF: Lambertian base plus a sheen lobe.", cloth);
 
     py::class_<Standard> standard(m, "StandardBSDF");
     standard.def(py::init([](const py::object& diffuse, const py::object& specular, float roughness, float metallic, float eta,

@@ -1,5 +1,6 @@
 #pragma once
 #include "Core/Logger.h"
+#include "Rendering/Materials/ClothMaterial.h"
 #include "Rendering/Materials/MERLMaterial.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
 #include "Rendering/Materials/StandardMaterial.h"
@@ -56,7 +57,8 @@ public:
 
 private:
     std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance, PBRTConductorMaterialInstance, PBRTDielectricMaterialInstance,
-                 PBRTDiffuseTransmissionMaterialInstance, MERLMaterialInstance>
+                 PBRTDiffuseTransmissionMaterialInstance, MERLMaterialInstance,
+                 ClothMaterialInstance>
         mInstance;
 };
 
@@ -76,6 +78,8 @@ inline MaterialInstance createMaterialInstance(const ShadingData& sd, const Text
         return createPBRTDielectric(sd, lod, hints);
     case MaterialType::PBRTDiffuseTransmission:
         return createPBRTDiffuseTransmission(sd, lod, hints);
+    case MaterialType::Cloth:
+        return createCloth(sd, lod, hints, diffuseAlbedoMultiplier);
     case MaterialType::MERL:
         if (m.merl)
             return createMERL(sd, lod, hints);
