@@ -64,7 +64,7 @@ def area_scene():
     return scene.native
 
 
-@pytest.mark.parametrize("index, name", enumerate(["Rect", "Disc", "Sphere", "Sun", "Point"]))
+@pytest.mark.parametrize("index, name", list(enumerate(["Rect", "Disc", "Sphere", "Sun", "Point"])))
 def test_analytic_light_irradiance(area_scene, index, name):
     """E[Li · cos θ] is the irradiance each light's closed form gives."""
     s = R.sample_analytic_light(area_scene, index, (0, 0, 0), N, seed=index)
