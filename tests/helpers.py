@@ -117,13 +117,21 @@ def mogwai_command() -> list[str]:
     return [exe]
 
 
+def scaled_timeout(seconds: float) -> float:
+    """A subprocess time limit, stretched by FALCOR_TEST_TIMEOUT_SCALE for slow builds: the
+    limits catch hangs, and a sanitizer build legitimately runs several times slower."""
+    import os
+
+    return seconds * float(os.environ.get("FALCOR_TEST_TIMEOUT_SCALE", "1"))
+
+
 def run_mogwai(args: list[str], cwd=None, env=None, timeout: float = 120):
     """Runs mogwai with `args`; returns the CompletedProcess (text stdout/stderr)."""
     import os
     import subprocess
 
     return subprocess.run(mogwai_command() + list(args), cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+                          env={**os.environ, **(env or {})}, timeout=scaled_timeout(timeout))
 
 
 def run_python(code: str, env=None, timeout: float = 300, memory_limit: int | None = None):
@@ -147,4 +155,5 @@ def run_python(code: str, env=None, timeout: float = 300, memory_limit: int | No
         env["ASAN_OPTIONS"] = f"{env.get('ASAN_OPTIONS', '')}:max_allocation_size_mb={memory_limit >> 20}:allocator_may_return_null=1"
     elif memory_limit:
         code = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n" + code
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=scaled_timeout(timeout), env=env)

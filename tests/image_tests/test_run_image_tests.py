@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from helpers import mogwai_command  # tests/helpers.py (this folder is a package, see __init__.py)
+from helpers import mogwai_command, scaled_timeout  # tests/helpers.py (this folder is a package, see __init__.py)
 
 HERE = Path(__file__).resolve().parent
 IMAGE_EXTENSIONS = {".png", ".jpg", ".tga", ".bmp", ".pfm", ".exr"}  # what Falcor's runner compares
 FRAME = (640, 360)  # render_frames' default resolution
-TIMEOUT = 300
+TIMEOUT = scaled_timeout(300)
 
 
 # ---------------------------------------------------------------------------------------------
