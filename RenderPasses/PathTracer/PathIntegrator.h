@@ -34,33 +34,38 @@ struct PathLightSample
     uint32_t lightType = 0;
 };
 
+/// What the integrator computes beyond color and the guide data.
+struct PathIntegratorOutputs
+{
+    bool nrd = false;           ///< Per-sample NRD classification and demodulation data.
+    bool nrdAdditional = false; ///< Delta reflection / transmission path flags (for the guide paths).
+};
+
 /// Traces one path: Falcor's PathTracer handleHit / handleMiss loop, templated on the sample
 /// generator so the inner loop has no indirection.
 template<typename SampleGenerator>
 class PathIntegrator
 {
 public:
-    PathIntegrator(const Scene& scene, const PathTracerParams& params, const PathTracerLights& lights, uint2 frameDim)
-        : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim)
+    PathIntegrator(const Scene& scene, const PathTracerParams& params, const PathTracerLights& lights, uint2 frameDim,
+                   PathIntegratorOutputs outputs = {})
+        : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim), mOutputs(outputs)
     {}
 
+    /// Traces a path from its primary hit (or miss) to its end.
     void tracePath(PathState& path, SampleGenerator& sg) const
     {
         if (path.hit.isValid())
             handleHit(path, sg);
         else
             handleMiss(path);
-        while (path.active)
-        {
-            ++path.vertexIndex;
-            ++path.closestHitRays;
-            path.hit = mScene.closestHit(Ray{path.origin, 0.f, path.dir}, RayCullMode::None, mParams.useAlphaTest);
-            if (path.hit.isValid())
-                handleHit(path, sg);
-            else
-                handleMiss(path);
-        }
+        continuePath(path, [&](PathState& p) { handleHit(p, sg); }, [&](PathState& p) { handleMiss(p); });
     }
+
+    /// NRD guide paths from a primary hit (Falcor's delta reflection and delta transmission
+    /// passes): they follow delta lobes only and report where they end.
+    NRDDeltaGuide traceDeltaReflectionGuide(PathState& path, SampleGenerator& sg) const;
+    NRDDeltaGuide traceDeltaTransmissionGuide(PathState& path, SampleGenerator& sg) const;
 
     /// Bounces the path took, not counting the scatter ray of the last vertex.
     uint32_t getTerminatedPathLength(const PathState& path) const
@@ -72,6 +77,28 @@ public:
     }
 
 private:
+    /// Traces the path's scatter rays until it ends, handing each hit or miss on.
+    template<typename OnHit, typename OnMiss>
+    void continuePath(PathState& path, OnHit&& onHit, OnMiss&& onMiss) const
+    {
+        while (path.active)
+        {
+            ++path.vertexIndex;
+            ++path.closestHitRays;
+            path.hit = mScene.closestHit(Ray{path.origin, 0.f, path.dir}, RayCullMode::None, mParams.useAlphaTest);
+            if (path.hit.isValid())
+            {
+                path.sceneLength = addHalf(path.sceneLength, path.hit.t);
+                onHit(path);
+            }
+            else
+            {
+                path.sceneLength = kNRDInvalidPathLength;
+                onMiss(path);
+            }
+        }
+    }
+
     bool hasFinishedSurfaceBounces(const PathState& path) const
     {
         const uint32_t d = path.getBounces(BounceType::Diffuse), s = path.getBounces(BounceType::Specular),
@@ -105,14 +132,28 @@ private:
     void applyVolumeAbsorption(PathState& path, const ShadingData& sd) const;
     /// Skips false intersections inside higher-priority volumes; sets the outside IoR of true ones.
     bool handleNestedDielectrics(PathState& path, ShadingData& sd) const;
-    void handleMiss(PathState& path) const;
-    /// Emission at the hit, MIS-weighted against the light sample taken at the previous vertex.
-    void addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const;
+    /// Adds the env map's light; returns it (MIS-weighted, before the path throughput).
+    float3 handleMiss(PathState& path) const;
+    MaterialInstance createMaterial(const PathState& path, const ShadingData& sd) const;
+    /// Emission at the hit, MIS-weighted against the light sample taken at the previous vertex;
+    /// returns what it added to the path.
+    float3 addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const;
     void sampleLightAndShade(PathState& path, const ShadingData& sd, const MaterialInstance& mi, uint32_t lobes, SampleGenerator& sg) const;
     bool generateLightSample(const ShadingData& sd, bool upper, bool lower, SampleGenerator& sg, PathLightSample& ls) const;
     bool generateScatterRay(PathState& path, const ShadingData& sd, const MaterialInstance& mi, const BSDFProperties& props,
                             SampleGenerator& sg) const;
     void setGuideData(PathState& path, const ShadingData& sd, const BSDFProperties& props) const;
+    /// Falcor's setNRD* calls of handleHit: demodulation data of the sample and the pixel.
+    void setNRDData(PathState& path, const ShadingData& sd, const BSDFProperties& props, uint32_t lobes, const float3& emission,
+                    bool wasDeltaOnlyPath) const;
+    /// Classifies the path by the lobe sampled at this vertex (`sampledLobe` 0 when sampling failed).
+    void updateNRDFlags(PathState& path, const ShadingData& sd, uint32_t lobes, uint32_t sampledLobe) const;
+    void handleDeltaReflectionHit(PathState& path, SampleGenerator& sg, NRDDeltaGuide& guide) const;
+    void handleDeltaTransmissionHit(PathState& path, SampleGenerator& sg, NRDDeltaGuide& guide) const;
+    /// A guide path's result where it stops on a surface.
+    NRDDeltaGuide deltaGuideAt(const PathState& path, const ShadingData& sd, const BSDFProperties& props, uint32_t lobes) const;
+    /// Guide paths stop at volumes too dense to see through.
+    static bool isSemiOpaque(const ShadingData& sd);
     /// Texture LOD: the primary hit's per primaryLodMode, lodBias elsewhere.
     TextureLod textureLod(const PathState& path, const ShadingData& sd) const;
 
@@ -120,7 +161,9 @@ private:
     const PathTracerParams& mParams;
     const PathTracerLights& mLights;
     uint2 mFrameDim; ///< For ray differentials at primary hits.
+    PathIntegratorOutputs mOutputs;
 };
 } // namespace falcor
 
 #include "PathIntegrator.inl"
+#include "PathIntegratorNRD.inl"

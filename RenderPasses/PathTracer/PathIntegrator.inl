@@ -10,8 +10,9 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
         return;
     ++path.pathVertices;
     const bool isPrimaryHit = path.vertexIndex == 1;
-    MaterialInstance mi = createMaterialInstance(sd, textureLod(path, sd), mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone,
-                                                 mScene.getRenderSettings().diffuseAlbedoMultiplier);
+    if (mOutputs.nrd && path.vertexIndex == 2)
+        path.nrd.hitDist = path.sceneLength;
+    MaterialInstance mi = createMaterial(path, sd);
     BSDFProperties props = mi.getProperties();
     if (!mParams.useLightsInDielectricVolumes && path.isInsideDielectricVolume())
         props.emission = float3(0.f);
@@ -21,7 +22,7 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
     if (mParams.disableCaustics && path.getBounces(BounceType::Diffuse) > 0 && isSpecular)
         mi.setActiveLobes(kLobeDiffuse);
 
-    addEmission(path, sd, props, isPrimaryHit);
+    const float3 emission = addEmission(path, sd, props, isPrimaryHit);
 
     // The scatter ray of the last vertex was traced only to add emission.
     if (hasFinishedSurfaceBounces(path))
@@ -47,6 +48,7 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
         path.thp /= 1.f - prob;
     }
 
+    const bool wasDeltaOnlyPath = path.nrdFlags.deltaOnlyPath;
     bool valid = generateScatterRay(path, sd, mi, props, sg);
     if (path.vertexIndex == 1)
         setGuideData(path, sd, props);
@@ -56,6 +58,8 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
                                                                 : props.diffuseReflectionAlbedo + props.diffuseTransmissionAlbedo;
         path.guide.reflectionPosW = sd.posW;
     }
+    if (mOutputs.nrd)
+        setNRDData(path, sd, props, lobes, emission, wasDeltaOnlyPath);
 
     // Light sampling without MIS already has all the light the last scatter ray could find.
     if (mParams.useNEE && !mParams.useMIS && hasFinishedSurfaceBounces(path) && path.isLightSamplable())
@@ -105,12 +109,19 @@ bool PathIntegrator<SG>::handleNestedDielectrics(PathState& path, ShadingData& s
 }
 
 template<typename SG>
-void PathIntegrator<SG>::addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const
+MaterialInstance PathIntegrator<SG>::createMaterial(const PathState& path, const ShadingData& sd) const
+{
+    return createMaterialInstance(sd, textureLod(path, sd), mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone,
+                                  mScene.getRenderSettings().diffuseAlbedoMultiplier);
+}
+
+template<typename SG>
+float3 PathIntegrator<SG>::addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const
 {
     const bool useEmissive = mLights.emissive != nullptr;
     const bool compute = isPrimaryHit || (useEmissive && (!mParams.useNEE || mParams.useMIS || !path.isLightSampled() || !path.isLightSamplable()));
     if (!compute || !anyPositive(props.emission))
-        return;
+        return float3(0.f);
     float misWeight = 1.f;
     if (useEmissive && mParams.useNEE && mParams.useMIS && !isPrimaryHit && path.isLightSampled() && path.isLightSamplable())
     {
@@ -120,18 +131,22 @@ void PathIntegrator<SG>::addEmission(PathState& path, const ShadingData& sd, con
                                mLights.emissiveSampler->evalPdf(path.neePosW, path.normal, upperOnly, triangle, sd.posW, sd.getOrientedFaceNormal());
         misWeight = evalMIS(path.pdf, lightPdf);
     }
-    path.L += path.thp * props.emission * misWeight;
+    const float3 added = path.thp * props.emission * misWeight;
+    path.L += added;
+    return added;
 }
 
 template<typename SG>
-void PathIntegrator<SG>::handleMiss(PathState& path) const
+float3 PathIntegrator<SG>::handleMiss(PathState& path) const
 {
     path.active = false;
     const bool compute = mLights.envMap && (!mParams.useNEE || mParams.useMIS || !path.isLightSampled() || !path.isLightSamplable());
     if (path.vertexIndex == 1 || path.vertexIndex == 0)
         path.guide.guideNormal = -path.dir;
+    if (mOutputs.nrd && path.vertexIndex == 2)
+        path.nrd.hitDist = path.sceneLength;
     if (!compute)
-        return;
+        return float3(0.f);
     ++path.pathVertices;
     float misWeight = 1.f;
     if (mParams.useNEE && mParams.useMIS && path.isLightSampled() && path.isLightSamplable())
@@ -142,6 +157,7 @@ void PathIntegrator<SG>::handleMiss(PathState& path) const
         path.guide.albedo = pow(Le / (Le + float3(1.f)), float3(0.454545f)); // Background, compressed like UE4.
     else if (path.vertexIndex == 2 && (path.getBounces(BounceType::Specular) == 1 || path.getBounces(BounceType::Transmission) == 1))
         path.guide.indirectAlbedo = pow(Le / (Le + float3(1.f)), float3(0.454545f));
+    return Le * misWeight;
 }
 
 template<typename SG>
@@ -227,7 +243,10 @@ bool PathIntegrator<SG>::generateScatterRay(PathState& path, const ShadingData& 
                                             const BSDFProperties& props, SG& sg) const
 {
     BSDFSample bs;
-    if (!mi.sample(sd, sg, bs, mParams.useBSDFSampling))
+    const bool sampled = mi.sample(sd, sg, bs, mParams.useBSDFSampling);
+    if (mOutputs.nrd)
+        updateNRDFlags(path, sd, mi.getLobeTypes(), sampled ? bs.lobeType : 0u);
+    if (!sampled)
         return false;
     path.dir = bs.wo;
     path.thp *= bs.weight;

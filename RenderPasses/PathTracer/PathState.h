@@ -1,4 +1,5 @@
 #pragma once
+#include "NRDHelpers.h"
 #include "Rendering/Materials/InteriorList.h"
 #include "Scene/Acceleration/RayTracing.h"
 #include "Utils/Math/Vector.h"
@@ -43,7 +44,14 @@ struct PathState
     uint32_t rejectedHits = 0;   ///< False intersections skipped (nested dielectrics).
     uint32_t visibilityRays = 0, closestHitRays = 0; ///< Traced for this path (PixelStats).
     uint32_t pathVertices = 0;
+    uint32_t sampleIndex = 0;    ///< Which of the pixel's samples this is.
     GuideData guide;
+    // Denoiser (NRD) data, kept when the pass outputs it.
+    float sceneLength = 0.f;     ///< Path length after the primary hit, in half precision (Falcor's float16).
+    float primaryHitDist = 0.f;  ///< Length of the camera segment (delta reflection guide paths).
+    NRDPathFlags nrdFlags;
+    NRDSample nrd;
+    NRDPrimaryHit nrdPrimary;    ///< Written by sample 0 at its primary hit.
 
     uint32_t getBounces(BounceType type) const { return bounces[uint32_t(type)]; }
     void incrementBounces(BounceType type) { ++bounces[uint32_t(type)]; }

@@ -11,29 +11,10 @@ namespace falcor
 namespace
 {
 const std::string kVBuffer = "vbuffer", kViewW = "viewW", kSampleCount = "sampleCount", kMotionVectors = "mvec";
-const std::string kColor = "color", kAlbedo = "albedo", kSpecularAlbedo = "specularAlbedo", kIndirectAlbedo = "indirectAlbedo",
-                  kGuideNormal = "guideNormal", kReflectionPosW = "reflectionPosW", kRayCount = "rayCount", kPathLength = "pathLength";
 
-struct OutputChannel
+const PathTracerOutputChannel& channel(size_t i)
 {
-    const std::string& name;
-    const char* desc;
-    ResourceFormat format;
-};
-const OutputChannel kOutputs[] = {
-    {kColor, "Output color (linear)", ResourceFormat::RGBA32Float},
-    {kAlbedo, "Output albedo (linear)", ResourceFormat::RGBA8Unorm},
-    {kSpecularAlbedo, "Output specular albedo (linear)", ResourceFormat::RGBA8Unorm},
-    {kIndirectAlbedo, "Output indirect albedo (linear)", ResourceFormat::RGBA8Unorm},
-    {kGuideNormal, "Output guide normal (linear)", ResourceFormat::RGBA16Float},
-    {kReflectionPosW, "Output reflection pos (world space)", ResourceFormat::RGBA32Float},
-    {kRayCount, "Per-pixel ray count", ResourceFormat::R32Uint},
-    {kPathLength, "Per-pixel path length", ResourceFormat::R32Uint},
-};
-
-float4 toFloat4(const float3& v, float w)
-{
-    return float4(v.x(), v.y(), v.z(), w);
+    return kPathTracerOutputs[i];
 }
 } // namespace
 
@@ -71,7 +52,7 @@ RenderPassReflection PathTracer::reflect(const CompileData& compileData)
         .format(ResourceFormat::R8Uint)
         .flags(RenderPassReflection::Field::Flags::Optional);
     const uint2 size = calculateIOSize(mParams.outputSize, mParams.fixedOutputSize, compileData.defaultTexDims);
-    for (const OutputChannel& output : kOutputs)
+    for (const PathTracerOutputChannel& output : kPathTracerOutputs)
     {
         auto& field = r.addOutput(output.name, output.desc).format(output.format).flags(RenderPassReflection::Field::Flags::Optional);
         if (size.x() != 0)
@@ -131,7 +112,7 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
 {
     if (!mpScene)
     {
-        for (const OutputChannel& output : kOutputs)
+        for (const PathTracerOutputChannel& output : kPathTracerOutputs)
             if (Texture* t = renderData[output.name])
                 t->clear();
         return;
@@ -167,26 +148,48 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
 }
 
 template<typename SampleGenerator>
-PathTracer::PixelResult PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel,
-                                               const float3& dir, const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const
+PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
+                                       const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp, bool guidePaths) const
 {
-    PixelResult r;
-    for (uint32_t s = 0; s < spp; ++s)
-    {
-        SampleGenerator sg(pixel, frame.seed * maxSpp + s);
+    auto startPath = [&](uint32_t s) {
         PathState path;
         path.interiorList = InteriorList(mParams.maxNestedMaterials);
         path.origin = frame.scene.getCamera().getData().posW;
         path.dir = dir;
         path.hit = primaryHit;
         path.vertexIndex = primaryHit.isValid() ? 1 : 0;
+        path.sampleIndex = s;
+        return path;
+    };
+    PathTracerPixel r;
+    for (uint32_t s = 0; s < spp; ++s)
+    {
+        SampleGenerator sg(pixel, frame.seed * maxSpp + s);
+        PathState path = startPath(s);
         integrator.tracePath(path, sg);
         r.color += path.L;
         GuideData& g = r.guide;
         g.albedo += path.guide.albedo, g.specularAlbedo += path.guide.specularAlbedo, g.indirectAlbedo += path.guide.indirectAlbedo;
         g.guideNormal += path.guide.guideNormal, g.reflectionPosW += path.guide.reflectionPosW;
-        r.stats.visibilityRays += path.visibilityRays, r.stats.closestHitRays += path.closestHitRays;
-        r.stats.pathVertices += path.pathVertices, r.stats.pathLength += integrator.getTerminatedPathLength(path);
+        r.addStats(path, integrator.getTerminatedPathLength(path));
+        if (s == 0)
+            r.nrdPrimary = primaryHit.isValid() ? path.nrdPrimary : NRDPrimaryHit{path.L}; // A miss: the background.
+        // A camera ray that missed has no NRD radiance: the background is in nrdEmission.
+        const float3 nrdRadiance = primaryHit.isValid() ? path.L : float3(0.f);
+        r.nrd.add(path.nrdFlags.pathType(), nrdRadiance, path.nrd, r.nrdPrimary.diffuseReflectance);
+    }
+    // The guide paths: Falcor's guide passes loop over the samples from the last to the first,
+    // each overwriting the pixel, so sample 0's is the one that stays.
+    const bool demodulate = mParams.useNRDDemodulation;
+    r.deltaReflection = r.deltaTransmission = NRDDeltaGuide::make(demodulate, float3(0.f), float3(0.f), -dir, 0.f, kNRDInvalidPathLength);
+    r.deltaTransmission.posW = float3(0.f);
+    if (guidePaths && spp > 0 && primaryHit.isValid())
+    {
+        SampleGenerator sgReflection(pixel, frame.seed * maxSpp), sgTransmission(pixel, frame.seed * maxSpp);
+        PathState reflection = startPath(0), transmission = startPath(0);
+        r.deltaReflection = integrator.traceDeltaReflectionGuide(reflection, sgReflection);
+        r.deltaTransmission = integrator.traceDeltaTransmissionGuide(transmission, sgTransmission);
+        r.addStats(reflection, 0), r.addStats(transmission, 0);
     }
     return r;
 }
@@ -197,43 +200,43 @@ PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderDat
     const Texture& vbuffer = *renderData[kVBuffer];
     const Texture* viewW = renderData[kViewW];
     const Texture* sampleCount = renderData[kSampleCount];
-    Texture* outputs[std::size(kOutputs)];
     const uint2 frameDim = vbuffer.getDims();
-    for (size_t i = 0; i < std::size(kOutputs); ++i)
+    Texture* outputs[kPathTracerOutputCount];
+    PathIntegratorOutputs needs;
+    for (size_t i = 0; i < kPathTracerOutputCount; ++i)
     {
-        outputs[i] = renderData[kOutputs[i].name];
-        checkFieldDims(getType(), frameDim, {{kOutputs[i].name, outputs[i]}});
+        outputs[i] = renderData[channel(i).name];
+        checkFieldDims(getType(), frameDim, {{channel(i).name, outputs[i]}});
+        needs.nrd |= outputs[i] && isNRDOutput(PathTracerOutput(i));
+        needs.nrdAdditional |= outputs[i] && isNRDGuidePathOutput(PathTracerOutput(i));
     }
     checkFieldDims(getType(), frameDim, {{kViewW, viewW}, {kSampleCount, sampleCount}});
 
-    const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights, frameDim);
+    const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights, frameDim, needs);
     const Camera& camera = frame.scene.getCamera();
     const uint32_t maxSpp = sampleCount ? PathTracerParams::kMaxSamplesPerPixel : mParams.samplesPerPixel;
     std::vector<RayStats> rowStats(frameDim.y());
 
     parallelForRows(frameDim.y(), [&](uint32_t y) {
-        std::vector<float4> rows[std::size(kOutputs)];
-        for (auto& row : rows)
-            row.assign(frameDim.x(), float4(0.f));
+        std::vector<float4> rows[kPathTracerOutputCount];
+        for (size_t i = 0; i < kPathTracerOutputCount; ++i)
+            if (outputs[i])
+                rows[i].assign(frameDim.x(), float4(0.f));
+        float4 texels[kPathTracerOutputCount];
         for (uint32_t x = 0; x < frameDim.x(); ++x)
         {
             const uint2 pixel(x, y);
             const uint32_t spp = sampleCount ? std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp) : maxSpp;
             const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(pixel, frameDim).dir;
             const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            const PixelResult r = tracePixel(integrator, frame, pixel, dir, hit, spp, maxSpp);
-            const float inv = spp > 0 ? 1.f / float(spp) : 1.f;
-            rows[0][x] = toFloat4(r.color * inv, 1.f);
-            rows[1][x] = toFloat4(r.guide.albedo * inv, 0.f);
-            rows[2][x] = toFloat4(r.guide.specularAlbedo * inv, 0.f);
-            rows[3][x] = toFloat4(r.guide.indirectAlbedo * inv, 0.f);
-            rows[4][x] = toFloat4(r.guide.guideNormal * inv, 0.f);
-            rows[5][x] = toFloat4(r.guide.reflectionPosW * inv, 0.f);
-            rows[6][x] = float4(float(r.stats.visibilityRays + r.stats.closestHitRays), 0.f, 0.f, 0.f);
-            rows[7][x] = float4(float(r.stats.pathLength), 0.f, 0.f, 0.f);
+            const PathTracerPixel r = tracePixel(integrator, frame, pixel, dir, hit, spp, maxSpp, needs.nrdAdditional);
+            r.texels(spp, texels);
+            for (size_t i = 0; i < kPathTracerOutputCount; ++i)
+                if (outputs[i])
+                    rows[i][x] = texels[i];
             rowStats[y] += r.stats;
         }
-        for (size_t i = 0; i < std::size(kOutputs); ++i)
+        for (size_t i = 0; i < kPathTracerOutputCount; ++i)
             if (outputs[i])
                 outputs[i]->storeRow(y, rows[i].data());
     });

@@ -1,5 +1,6 @@
 #pragma once
 #include "PathIntegrator.h"
+#include "PathTracerOutputs.h"
 #include "PathTracerParams.h"
 #include "RenderGraph/RenderPass.h"
 #include "Rendering/Lights/EmissiveLightCollection.h"
@@ -21,9 +22,11 @@ namespace falcor
 /// Properties: PathTracerParams (PathTracerParams.h lists each with Falcor's name and default;
 /// what is not honoured yet is in docs/compatibility.md). Inputs `vbuffer` (required), `viewW`, `sampleCount` (R8Uint:
 /// per-pixel sample count, at most 16, replacing samplesPerPixel), `mvec` (accepted, unused).
-/// Outputs (all optional): `color`, `albedo`, `specularAlbedo`, `indirectAlbedo`,
-/// `guideNormal`, `reflectionPosW`, `rayCount`, `pathLength`. `color` is the average of the
-/// frame's samples; accumulate frames with AccumulatePass.
+/// Outputs (all optional, PathTracerOutputs.h): `color`, `albedo`, `specularAlbedo`,
+/// `indirectAlbedo`, `guideNormal`, `reflectionPosW`, `rayCount`, `pathLength`, and the NRD
+/// denoiser data (`nrd*`: radiance split by path type and demodulated, primary-hit reflectances,
+/// the delta reflection / transmission guide paths, traced only when one of their outputs is
+/// connected). `color` is the average of the frame's samples; accumulate frames with AccumulatePass.
 ///
 /// Sample numbers: sample s of a pixel in frame f draws from the generator seeded with
 /// (pixel, seed · maxSpp + s), seed = f (or fixedSeed): the same bits on any thread count.
@@ -47,29 +50,13 @@ public:
 
 private:
     struct Frame; ///< What one frame's paths share.
-    /// Ray and vertex counts (Falcor's PixelStats).
-    struct RayStats
-    {
-        uint64_t visibilityRays = 0, closestHitRays = 0, pathVertices = 0, pathLength = 0;
-        RayStats& operator+=(const RayStats& o)
-        {
-            visibilityRays += o.visibilityRays, closestHitRays += o.closestHitRays;
-            pathVertices += o.pathVertices, pathLength += o.pathLength;
-            return *this;
-        }
-    };
-    struct PixelResult
-    {
-        float3 color{0.f, 0.f, 0.f};
-        GuideData guide;
-        RayStats stats;
-    };
+    using RayStats = PathTracerRayStats;
     template<typename SampleGenerator>
     RayStats renderFrame(const Frame& frame, const RenderData& renderData) const;
-    /// The sums of one pixel's samples.
+    /// One pixel: its samples, and the NRD guide paths when asked for.
     template<typename SampleGenerator>
-    PixelResult tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
-                           const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const;
+    PathTracerPixel tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
+                               const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp, bool guidePaths) const;
     /// `pixelStats.stats`: the last frame's counts and per-pixel averages (zeros while disabled).
     PropertyValue getPixelStats() const;
     void warnUnsupportedOnce() const;

@@ -69,4 +69,21 @@ inline float3 sampleTriangle(float2 u)
     const float2 b(1.f - su, u.y() * su);
     return float3(1.f - b.x() - b.y(), b.x(), b.y());
 }
+
+/// Octahedral map of a unit direction onto [-1,1]² (not equal-area; Falcor's ndir_to_oct_snorm):
+/// project onto |x|+|y|+|z| = 1, then fold the lower half over the diagonals.
+inline float2 ndirToOctSnorm(const float3& n)
+{
+    const float invL1 = 1.f / (std::abs(n.x()) + std::abs(n.y()) + std::abs(n.z()));
+    float2 p(n.x() * invL1, n.y() * invL1);
+    if (n.z() < 0.f)
+        p = float2((1.f - std::abs(p.y())) * (p.x() >= 0.f ? 1.f : -1.f), (1.f - std::abs(p.x())) * (p.y() >= 0.f ? 1.f : -1.f));
+    return p;
+}
+
+/// The octahedral map onto [0,1]² (Falcor's ndir_to_oct_unorm).
+inline float2 ndirToOctUnorm(const float3& n)
+{
+    return ndirToOctSnorm(n) * 0.5f + float2(0.5f);
+}
 } // namespace falcor
