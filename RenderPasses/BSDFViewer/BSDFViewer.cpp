@@ -113,7 +113,7 @@ float3 BSDFViewer::evalPixel(float2 uv, UniformSampleGenerator& sg) const
     if (mViewerMode == BSDFViewerMode::Slice)
     {
         const bool inside = uv.x() >= 0.f && uv.y() >= 0.f && uv.x() < 1.f && uv.y() < 1.f;
-        return inside ? evalSlice(uv) : float3(0.f);
+        return inside ? evalSlice(uv, sg) : float3(0.f);
     }
     return evalSphere(uv, sg);
 }
@@ -151,7 +151,7 @@ float3 BSDFViewer::evalSphere(float2 uv, UniformSampleGenerator& sg) const
     return mi.sample(sd, sg, s) ? evalLighting(s.wo) * s.weight : float3(0.f);
 }
 
-float3 BSDFViewer::evalSlice(float2 uv) const
+float3 BSDFViewer::evalSlice(float2 uv, UniformSampleGenerator& sg) const
 {
     // x: half-angle θh, y: difference angle θd (top = grazing), both in [0, π/2].
     const float thetaH = uv.x() * 0.5f * kPi, thetaD = (1.f - uv.y()) * 0.5f * kPi;
@@ -169,7 +169,7 @@ float3 BSDFViewer::evalSlice(float2 uv) const
     v.texC = mTexCoords;
     const ShadingData sd = prepareShadingData(v, mMaterialID, mpScene->getMaterial(mMaterialID), V);
     const MaterialInstance mi = createInstance(sd);
-    const float3 f = mi.eval(sd, L);
+    const float3 f = mi.eval(sd, L, sg);
     const float NdotL = dot(sd.frame.N, L);
     return NdotL > 0.f ? f / NdotL : float3(0.f); // The BSDF itself, without the cosine.
 }

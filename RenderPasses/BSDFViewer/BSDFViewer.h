@@ -43,7 +43,7 @@ public:
 private:
     float3 evalPixel(float2 uv, UniformSampleGenerator& sg) const;
     float3 evalSphere(float2 uv, UniformSampleGenerator& sg) const;
-    float3 evalSlice(float2 uv) const;
+    float3 evalSlice(float2 uv, UniformSampleGenerator& sg) const;
     /// Light arriving from `dir`: the env map or white.
     float3 evalLighting(const float3& dir) const;
     MaterialInstance createInstance(const ShadingData& sd) const;

@@ -166,7 +166,7 @@ float3 MinimalPathTracer::evalDirectAnalytic(const Context& ctx, const ShadingDa
     const Ray shadowRay{computeRayOrigin(sd.posW, dot(sd.faceN, ls.dir) >= 0.f ? sd.faceN : -sd.faceN), 0.f, ls.dir, ls.distance};
     if (ctx.scene.anyHit(shadowRay))
         return float3(0.f);
-    return mi.eval(sd, ls.dir) * ls.Li * float(lightCount);
+    return mi.eval(sd, ls.dir, sg) * ls.Li * float(lightCount);
 }
 } // namespace falcor
 

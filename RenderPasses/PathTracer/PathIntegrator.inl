@@ -173,7 +173,7 @@ void PathIntegrator<SG>::sampleLightAndShade(PathState& path, const ShadingData&
         return;
     if (mParams.useMIS && ls.lightType != PathTracerLights::Analytic)
         ls.Li *= evalMIS(ls.pdf, mi.evalPdf(sd, ls.dir, mParams.useBSDFSampling));
-    const float3 Lr = mi.eval(sd, ls.dir) * ls.Li;
+    const float3 Lr = mi.eval(sd, ls.dir, sg) * ls.Li;
     if (!anyPositive(Lr))
         return;
     ++path.visibilityRays;

@@ -228,7 +228,7 @@ float3 WhittedRayTracer::evalDirectAnalytic(const ShadingData& sd, const Materia
         if (!sampleLight(origin, light, sg, ls) || dot(ls.dir, N) <= kMinCosTheta)
             continue;
         if (!mpScene->anyHit(falcor::Ray{origin, 0.f, ls.dir, ls.distance}))
-            sum += mi.eval(sd, ls.dir) * ls.Li;
+            sum += mi.eval(sd, ls.dir, sg) * ls.Li;
     }
     return sum;
 }

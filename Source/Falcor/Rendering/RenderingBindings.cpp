@@ -3,6 +3,7 @@
 // so their eval/pdf/sample can be checked (chi-square, furnace, reciprocity) and plotted.
 #include "Core/PythonHelpers.h"
 #include "Rendering/Materials/BSDFs/ClothBRDF.h"
+#include "Rendering/Materials/BSDFs/CoatedBSDF.h"
 #include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
 #include "Rendering/Materials/BSDFs/MERLMeasuredBRDF.h"
 #include "Rendering/Materials/BSDFs/PBRTConductorBSDF.h"
@@ -55,20 +56,27 @@ void bindBSDF(const char* doc, py::class_<Factory>& cls)
     cls.doc() = doc;
     cls.def(
         "eval",
-        [](const Factory& f, const py::object& wi, const py::object& wo) {
+        [](const Factory& f, const py::object& wi, const py::object& wo, uint32_t seed) {
             const float3 i = toVector<float, 3>(wi);
             const std::vector<float3> o = directions(wo, "wo");
             py::array_t<float> out({py::ssize_t(o.size()), py::ssize_t(3)});
             const auto bsdf = f.make(i);
             for (size_t k = 0; k < o.size(); ++k)
             {
-                const float3 v = bsdf.eval(i, o[k]);
+                UniformSampleGenerator sg(uint2(uint32_t(k) & 0xffffu, uint32_t(k) >> 16), seed);
+                float3 v;
+                if constexpr (requires { bsdf.eval(i, o[k], sg); })
+                    v = bsdf.eval(i, o[k], sg);
+                else
+                    v = bsdf.eval(i, o[k]);
                 for (int c = 0; c < 3; ++c)
                     out.mutable_at(k, c) = v[c];
             }
             return out;
         },
-        "wi"_a, "wo"_a, "f(wi, wo) · |cos θo| for each row of wo: (N, 3).");
+        "wi"_a, "wo"_a, "seed"_a = 0,
+        "f(wi, wo) · |cos θo| for each row of wo: (N, 3). Layered BSDFs return one random-walk estimate per row, "
+        "each from its own generator (row, seed).");
     cls.def(
         "pdf",
         [](const Factory& f, const py::object& wi, const py::object& wo) {
@@ -160,6 +168,23 @@ void registerRenderingBindings(py::module_& root)
     diffuseT.def(py::init([](const py::object& r, const py::object& t) { return DiffuseT{{toVector<float, 3>(r), toVector<float, 3>(t)}}; }),
                  "reflectance"_a, "transmittance"_a);
     bindBSDF("pbrt's diffuse transmission: Lambertian reflection and transmission, wi on either side.", diffuseT);
+
+    using CoatedConductor = Fixed<CoatedBSDF<PBRTConductorBSDF>>;
+    py::class_<CoatedConductor> coatedConductor(m, "PBRTCoatedConductorBSDF");
+    coatedConductor.def(py::init([](float coatIoR, float ax, float ay, const py::object& eta, const py::object& k, float cx, float cy) {
+                            const PBRTConductorBSDF conductor{AnisotropicGGX{float2(cx, cy)}, toVector<float, 3>(eta), toVector<float, 3>(k)};
+                            return CoatedConductor{{AnisotropicGGX{float2(ax, ay)}, coatIoR, 1.f, conductor}};
+                        }),
+                        "coat_ior"_a, "alpha_x"_a, "alpha_y"_a, "eta"_a, "k"_a, "conductor_alpha_x"_a, "conductor_alpha_y"_a);
+    bindBSDF("A dielectric coat over a conductor (PBRTCoatedConductorMaterial), by random walk; viewer in vacuum.", coatedConductor);
+
+    using CoatedDiffuse = Fixed<CoatedBSDF<LambertDiffuseBRDF>>;
+    py::class_<CoatedDiffuse> coatedDiffuse(m, "PBRTCoatedDiffuseBSDF");
+    coatedDiffuse.def(py::init([](float coatIoR, float ax, float ay, const py::object& albedo) {
+                          return CoatedDiffuse{{AnisotropicGGX{float2(ax, ay)}, coatIoR, 1.f, LambertDiffuseBRDF{toVector<float, 3>(albedo)}}};
+                      }),
+                      "coat_ior"_a, "alpha_x"_a, "alpha_y"_a, "albedo"_a);
+    bindBSDF("A dielectric coat over a Lambertian base (PBRTCoatedDiffuseMaterial), by random walk; viewer in vacuum.", coatedDiffuse);
 
     /// A MERL table and the BSDF over it (the BSDF points into the table).
     struct MERL

@@ -21,10 +21,17 @@ struct BSDFMaterialInstance
     ShadingFrame sf;
     BSDF bsdf;
 
-    float3 eval(const ShadingData& sd, const float3& wo) const
+    /// Stochastic BSDFs (layered ones) draw from `sg`; the others ignore it.
+    template<typename SampleGenerator>
+    float3 eval(const ShadingData& sd, const float3& wo, SampleGenerator& sg) const
     {
         const float3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
-        return isValid(sd, wiLocal, woLocal, wo) ? bsdf.eval(wiLocal, woLocal) : float3(0.f);
+        if (!isValid(sd, wiLocal, woLocal, wo))
+            return float3(0.f);
+        if constexpr (requires { bsdf.eval(wiLocal, woLocal, sg); })
+            return bsdf.eval(wiLocal, woLocal, sg);
+        else
+            return bsdf.eval(wiLocal, woLocal);
     }
 
     template<typename SampleGenerator>

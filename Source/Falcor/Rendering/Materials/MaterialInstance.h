@@ -16,9 +16,18 @@ public:
     template<typename Instance>
     MaterialInstance(Instance instance) : mInstance(std::move(instance)) {}
 
-    float3 eval(const ShadingData& sd, const float3& wo) const
+    /// f(wi, wo)·|cos θo|; stochastic for layered materials, which draw from `sg`.
+    template<typename SampleGenerator>
+    float3 eval(const ShadingData& sd, const float3& wo, SampleGenerator& sg) const
     {
-        return std::visit([&](const auto& mi) { return mi.eval(sd, wo); }, mInstance);
+        return std::visit(
+            [&](const auto& mi) {
+                if constexpr (requires { mi.eval(sd, wo, sg); })
+                    return mi.eval(sd, wo, sg);
+                else
+                    return mi.eval(sd, wo);
+            },
+            mInstance);
     }
 
     template<typename SampleGenerator>
@@ -57,8 +66,8 @@ public:
 
 private:
     std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance, PBRTConductorMaterialInstance, PBRTDielectricMaterialInstance,
-                 PBRTDiffuseTransmissionMaterialInstance, MERLMaterialInstance,
-                 ClothMaterialInstance>
+                 PBRTDiffuseTransmissionMaterialInstance, PBRTCoatedConductorMaterialInstance, PBRTCoatedDiffuseMaterialInstance,
+                 MERLMaterialInstance, ClothMaterialInstance>
         mInstance;
 };
 
@@ -78,6 +87,10 @@ inline MaterialInstance createMaterialInstance(const ShadingData& sd, const Text
         return createPBRTDielectric(sd, lod, hints);
     case MaterialType::PBRTDiffuseTransmission:
         return createPBRTDiffuseTransmission(sd, lod, hints);
+    case MaterialType::PBRTCoatedConductor:
+        return createPBRTCoatedConductor(sd, lod, hints);
+    case MaterialType::PBRTCoatedDiffuse:
+        return createPBRTCoatedDiffuse(sd, lod, hints);
     case MaterialType::Cloth:
         return createCloth(sd, lod, hints, diffuseAlbedoMultiplier);
     case MaterialType::MERL:

@@ -1,5 +1,6 @@
 #pragma once
 #include "Rendering/Materials/BSDFMaterialInstance.h"
+#include "Rendering/Materials/BSDFs/CoatedBSDF.h"
 #include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
 #include "Rendering/Materials/BSDFs/PBRTConductorBSDF.h"
 #include "Rendering/Materials/BSDFs/PBRTDielectricBSDF.h"
@@ -14,6 +15,8 @@ using PBRTDiffuseMaterialInstance = BSDFMaterialInstance<LambertDiffuseBRDF, BSD
 using PBRTConductorMaterialInstance = BSDFMaterialInstance<PBRTConductorBSDF, BSDFSides::Reflection>;
 using PBRTDielectricMaterialInstance = BSDFMaterialInstance<PBRTDielectricBSDF, BSDFSides::FullSphere>;
 using PBRTDiffuseTransmissionMaterialInstance = BSDFMaterialInstance<PBRTDiffuseTransmissionBSDF, BSDFSides::FullSphere>;
+using PBRTCoatedConductorMaterialInstance = BSDFMaterialInstance<CoatedBSDF<PBRTConductorBSDF>, BSDFSides::Reflection>;
+using PBRTCoatedDiffuseMaterialInstance = BSDFMaterialInstance<CoatedBSDF<LambertDiffuseBRDF>, BSDFSides::Reflection>;
 
 inline BSDFProperties materialProperties(const LambertDiffuseBRDF& b, const ShadingFrame& sf)
 {
@@ -55,6 +58,24 @@ inline BSDFProperties materialProperties(const PBRTDiffuseTransmissionBSDF& b, c
 }
 inline uint32_t materialLobeTypes(const PBRTDiffuseTransmissionBSDF&) { return kLobeDiffuseReflection | kLobeDiffuseTransmission; }
 
+/// Coated materials report the coat (as Falcor: no albedo estimate of the walk).
+template<typename Base>
+BSDFProperties materialProperties(const CoatedBSDF<Base>& b, const ShadingFrame& sf)
+{
+    BSDFProperties p;
+    p.guideNormal = sf.N, p.roughness = b.interfaceD.getIsotropicRoughness();
+    p.specularReflectionAlbedo = float3(1.f);
+    return p;
+}
+inline uint32_t materialLobeTypes(const CoatedBSDF<PBRTConductorBSDF>& b)
+{
+    return materialLobeTypes(PBRTConductorBSDF{b.interfaceD}) | materialLobeTypes(b.base);
+}
+inline uint32_t materialLobeTypes(const CoatedBSDF<LambertDiffuseBRDF>& b)
+{
+    return kLobeDiffuseReflection | materialLobeTypes(PBRTConductorBSDF{b.interfaceD});
+}
+
 namespace pbrt
 {
 inline float3 slotColor(const ShadingData& sd, const TextureLod& lod, MaterialTextureSlot slot, const float4& constant)
@@ -62,10 +83,15 @@ inline float3 slotColor(const ShadingData& sd, const TextureLod& lod, MaterialTe
     return sd.mtl->sample(slot, sd.uv, lod(*sd.mtl, slot), constant).xyz();
 }
 
+inline float4 specularSlot(const ShadingData& sd, const TextureLod& lod)
+{
+    return sd.mtl->sample(MaterialTextureSlot::Specular, sd.uv, lod(*sd.mtl, MaterialTextureSlot::Specular), sd.mtl->specular);
+}
+
 /// The anisotropic roughness in the specular slot's first two channels, used as GGX alpha.
 inline AnisotropicGGX roughness(const ShadingData& sd, const TextureLod& lod)
 {
-    const float4 s = sd.mtl->sample(MaterialTextureSlot::Specular, sd.uv, lod(*sd.mtl, MaterialTextureSlot::Specular), sd.mtl->specular);
+    const float4 s = specularSlot(sd, lod);
     return AnisotropicGGX{float2(s.x(), s.y())};
 }
 } // namespace pbrt
@@ -98,5 +124,23 @@ inline PBRTDiffuseTransmissionMaterialInstance createPBRTDiffuseTransmission(con
     return {computeShadingFrame(sd, lod, hints, false),
             {pbrt::slotColor(sd, lod, MaterialTextureSlot::BaseColor, sd.mtl->baseColor),
              pbrt::slotColor(sd, lod, MaterialTextureSlot::Transmission, float4(t.x(), t.y(), t.z(), 1.f))}};
+}
+
+/// A dielectric coat (roughness in the specular slot's RG, the header's IoR) over a conductor
+/// (eta = base color, k = transmission color, roughness in BA), as Falcor sets it up.
+inline PBRTCoatedConductorMaterialInstance createPBRTCoatedConductor(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
+{
+    const float3& t = sd.mtl->transmission;
+    const float4 r = pbrt::specularSlot(sd, lod);
+    const PBRTConductorBSDF conductor{AnisotropicGGX{float2(r.z(), r.w())}, pbrt::slotColor(sd, lod, MaterialTextureSlot::BaseColor, sd.mtl->baseColor),
+                                      pbrt::slotColor(sd, lod, MaterialTextureSlot::Transmission, float4(t.x(), t.y(), t.z(), 1.f))};
+    return {computeShadingFrame(sd, lod, hints), {AnisotropicGGX{float2(r.x(), r.y())}, headerIoR(*sd.mtl), sd.IoR, conductor}};
+}
+
+/// A dielectric coat (roughness in RG, the header's IoR) over a Lambertian base color.
+inline PBRTCoatedDiffuseMaterialInstance createPBRTCoatedDiffuse(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
+{
+    const LambertDiffuseBRDF diffuse{pbrt::slotColor(sd, lod, MaterialTextureSlot::BaseColor, sd.mtl->baseColor)};
+    return {computeShadingFrame(sd, lod, hints), {pbrt::roughness(sd, lod), headerIoR(*sd.mtl), sd.IoR, diffuse}};
 }
 } // namespace falcor
