@@ -4,6 +4,7 @@
 #include "Core/PythonHelpers.h"
 #include "Rendering/Materials/BSDFs/ClothBRDF.h"
 #include "Rendering/Materials/BSDFs/CoatedBSDF.h"
+#include "Rendering/Materials/BSDFs/HairChiang16.h"
 #include "Rendering/Materials/BSDFs/LambertDiffuseBRDF.h"
 #include "Rendering/Materials/BSDFs/MERLMeasuredBRDF.h"
 #include "Rendering/Materials/BSDFs/PBRTConductorBSDF.h"
@@ -185,6 +186,16 @@ void registerRenderingBindings(py::module_& root)
                       }),
                       "coat_ior"_a, "alpha_x"_a, "alpha_y"_a, "albedo"_a);
     bindBSDF("A dielectric coat over a Lambertian base (PBRTCoatedDiffuseMaterial), by random walk; viewer in vacuum.", coatedDiffuse);
+
+    using Hair = Fixed<HairChiang16>;
+    py::class_<Hair> hair(m, "HairChiang16");
+    hair.def(py::init([](const py::object& baseColor, float betaM, float betaN, float alpha, float ior, float eta, float h) {
+                 return Hair{HairChiang16(toVector<float, 3>(baseColor), betaM, betaN, alpha, ior, eta, h)};
+             }),
+             "base_color"_a, "beta_m"_a, "beta_n"_a, "alpha"_a = 2.f, "ior"_a = 1.55f, "eta"_a = 1.f / 1.55f, "h"_a = 0.f);
+    hair.def_static("sigma_a_from_color", [](const py::object& color, float betaN) { return toTuple3(HairChiang16::sigmaAFromColor(toVector<float, 3>(color), betaN)); },
+                    "color"_a, "beta_n"_a);
+    bindBSDF("Chiang et al.'s hair BCSDF (HairMaterial): x along the fiber, h the offset across it in [-1, 1].", hair);
 
     /// A MERL table and the BSDF over it (the BSDF points into the table).
     struct MERL

@@ -1,6 +1,7 @@
 #pragma once
 #include "Core/Logger.h"
 #include "Rendering/Materials/ClothMaterial.h"
+#include "Rendering/Materials/HairMaterial.h"
 #include "Rendering/Materials/MERLMaterial.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
 #include "Rendering/Materials/StandardMaterial.h"
@@ -67,7 +68,7 @@ public:
 private:
     std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance, PBRTConductorMaterialInstance, PBRTDielectricMaterialInstance,
                  PBRTDiffuseTransmissionMaterialInstance, PBRTCoatedConductorMaterialInstance, PBRTCoatedDiffuseMaterialInstance,
-                 MERLMaterialInstance, ClothMaterialInstance>
+                 MERLMaterialInstance, ClothMaterialInstance, HairMaterialInstance>
         mInstance;
 };
 
@@ -93,6 +94,8 @@ inline MaterialInstance createMaterialInstance(const ShadingData& sd, const Text
         return createPBRTCoatedDiffuse(sd, lod, hints);
     case MaterialType::Cloth:
         return createCloth(sd, lod, hints, diffuseAlbedoMultiplier);
+    case MaterialType::Hair:
+        return createHair(sd, lod, hints);
     case MaterialType::MERL:
         if (m.merl)
             return createMERL(sd, lod, hints);
