@@ -105,3 +105,50 @@ def test_a_merl_material_renders_in_the_bsdf_viewer(tmp_path, lambert_table):
         m.renderFrame()
     center = np.asarray(g.getOutput("Acc.output"))[12:20, 12:20, :3].mean(axis=(0, 1))
     np.testing.assert_allclose(center, ALBEDO, rtol=0.03)
+
+
+MIX_SCENE = """
+envMap = EnvMap(r'{env}')
+sceneBuilder.envMap = envMap
+m = MERLMixMaterial('Mix', [r'{a}', r'{b}'])
+m.loadTexture(MaterialTextureSlot.Index, r'{index}', False)
+sceneBuilder.addMeshInstance(sceneBuilder.addNode('Q', Transform(scaling=float3(2, 1, 2), rotationEulerDeg=float3(90, 0, 0))),
+                             sceneBuilder.addTriangleMesh(TriangleMesh.createQuad(), m))
+sceneBuilder.renderSettings = SceneRenderSettings(useEnvLight=True, useAnalyticLights=False)
+camera = Camera('Main')
+camera.position = float3(0, 0, 3)
+camera.target = float3(0, 0, 0)
+camera.up = float3(0, 1, 0)
+sceneBuilder.addCamera(camera)
+"""
+
+
+def test_merl_mix_picks_the_table_of_each_texel(tmp_path, lambert_table):
+    """An index map of three texels (indices 0, 1, 2 in red) over two Lambertian tables: the
+    texels shade with tables 0, 1 and 0 (the index wraps). Under a uniform white sky one bounce
+    returns each table's albedo exactly."""
+    from PIL import Image
+    from falcor.image_io import write_exr
+    other = np.array([0.8, 0.2, 0.1])
+    b = write_merl(tmp_path / "other.binary", other / math.pi)
+    index = tmp_path / "index.png"
+    Image.fromarray(np.array([[[0, 0, 0], [1, 0, 0], [2, 0, 0]]], np.uint8)).save(index)
+    env = tmp_path / "white.exr"
+    write_exr(env, np.ones((8, 16, 3), np.float32), half=False)
+    scene = tmp_path / "mix.pyscene"
+    scene.write_text(MIX_SCENE.format(env=env, a=lambert_table, b=b, index=index))
+    # BSDF sampling only: each sample then returns exactly the albedo (cosine-sampled Lambertian).
+    img = falcor.render(scene, spp=4, width=96, height=96, max_bounces=0, properties={"useNEE": False})[..., :3].astype(np.float64)
+    is_a = np.all(np.abs(img - ALBEDO) < 1e-3, axis=-1)
+    is_b = np.all(np.abs(img - other) < 1e-3, axis=-1)
+    quad = is_a | is_b
+    assert quad.mean() > 0.2
+    # Along the texture's u axis (rows or columns, whichever it runs along on screen): A, B, A.
+    for mask_axis in (0, 1):
+        profile = np.where(is_b.any(axis=mask_axis), 1, np.where(is_a.any(axis=mask_axis), 0, -1))
+        runs = [v for i, v in enumerate(profile) if v >= 0 and (i == 0 or profile[i - 1] != v)]
+        if runs == [0, 1, 0]:
+            break
+    else:
+        raise AssertionError("no A | B | A layout across the quad")
+    assert abs(is_b.sum() / quad.sum() - 1 / 3) < 0.05

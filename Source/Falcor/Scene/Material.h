@@ -88,6 +88,8 @@ struct FALCOR_API MaterialData
 
     std::array<TexturePtr, size_t(MaterialTextureSlot::Count)> textures{};
     std::shared_ptr<const MERLBRDF> merl; ///< The measured table of a MERL material.
+    /// The tables of a MERLMix material, chosen per texel by the index map (red * 255, modulo the count).
+    std::vector<std::shared_ptr<const MERLBRDF>> merlMix;
 
     const TexturePtr& getTexture(MaterialTextureSlot slot) const { return textures[size_t(slot)]; }
     bool hasTexture(MaterialTextureSlot slot) const { return getTexture(slot) != nullptr; }

@@ -95,6 +95,9 @@ MaterialData toMaterial(const py::dict& d)
         m.textures.at(slot.cast<size_t>()) = texture.cast<TexturePtr>();
     if (d.contains("merlPath"))
         m.merl = MERLBRDF::load(get<std::string>(d, "merlPath"));
+    if (d.contains("merlPaths"))
+        for (const auto& path : get<py::list>(d, "merlPaths"))
+            m.merlMix.push_back(MERLBRDF::load(path.cast<std::string>()));
     if (!m.isBasicMaterial)
         return m;
     m.shadingModel = ShadingModel(get<uint32_t>(d, "shadingModel"));

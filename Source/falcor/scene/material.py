@@ -722,7 +722,14 @@ class MERLMixMaterial(IMaterial):
     def __init__(self, name: str, paths: list):
         super().__init__(name)
         self.paths = [_measured_file(p, "MERLMixMaterial") for p in paths]
+        if not self.paths:
+            raise _ext.RuntimeError(f"MERLMixMaterial '{name}': needs at least one MERL file.")
         self._slots.update(_slots((_S.Normal, "normal", "RGB", False), (_S.Index, "index", "R", False)))
+
+    def _native_data(self) -> dict:
+        d = super()._native_data()
+        d["merlPaths"] = [os.fspath(p) for p in self.paths]
+        return d
 
 
 class RGLMaterial(IMaterial):

@@ -100,6 +100,10 @@ inline MaterialInstance createMaterialInstance(const ShadingData& sd, const Text
         if (m.merl)
             return createMERL(sd, lod, hints);
         break;
+    case MaterialType::MERLMix:
+        if (!m.merlMix.empty())
+            return createMERLMix(sd, lod, hints);
+        break;
     case MaterialType::Standard:
         break;
     default:
