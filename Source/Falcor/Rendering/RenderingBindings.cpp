@@ -11,6 +11,7 @@
 #include "Rendering/Materials/BSDFs/PBRTDielectricBSDF.h"
 #include "Rendering/Materials/BSDFs/PBRTDiffuseTransmissionBSDF.h"
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
+#include "Rendering/Materials/RGLMaterial.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
 
@@ -208,6 +209,19 @@ void registerRenderingBindings(py::module_& root)
     merl.def("albedo", [](const MERL& b, float cosTheta) { return toTuple3(b.table->albedo(cosTheta)); }, "cos_theta"_a,
              "Directional albedo for a view at cos θ (the table precomputed at load).");
     bindBSDF("A MERL measured BRDF (.binary), sampled by cosine.", merl);
+
+    /// An RGL file's tables and the BRDF seen from wi.
+    struct RGL
+    {
+        std::shared_ptr<const RGLBRDF> table;
+        RGLMeasuredBRDF make(const float3& wi) const { return {table.get(), table->view(wi), table->albedo(wi.z())}; }
+    };
+    py::class_<RGL> rgl(m, "RGLBSDF");
+    rgl.def(py::init([](const std::filesystem::path& path) { return RGL{RGLBRDF::load(path)}; }), "path"_a);
+    rgl.def("albedo", [](const RGL& b, float cosTheta) { return toTuple3(b.table->albedo(cosTheta)); }, "cos_theta"_a,
+            "Directional albedo for a view at cos θ (integrated at load).");
+    rgl.def_property_readonly("description", [](const RGL& b) { return b.table->getDescription(); });
+    bindBSDF("An RGL measured BRDF (.bsdf tensor file), sampled through its luminance and VNDF tables.", rgl);
 
     using Cloth = Fixed<ClothBRDF>;
     py::class_<Cloth> cloth(m, "ClothBRDF");

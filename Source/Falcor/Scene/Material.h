@@ -4,11 +4,13 @@
 #include "Utils/Math/Vector.h"
 #include <array>
 #include <memory>
+#include <vector>
 #include <cstdint>
 
 namespace falcor
 {
 class MERLBRDF;
+class RGLBRDF;
 
 /// Material types (Falcor's MaterialType values).
 enum class MaterialType : uint32_t
@@ -90,6 +92,7 @@ struct FALCOR_API MaterialData
     std::shared_ptr<const MERLBRDF> merl; ///< The measured table of a MERL material.
     /// The tables of a MERLMix material, chosen per texel by the index map (red * 255, modulo the count).
     std::vector<std::shared_ptr<const MERLBRDF>> merlMix;
+    std::shared_ptr<const RGLBRDF> rgl; ///< The measured tables of an RGL material.
 
     const TexturePtr& getTexture(MaterialTextureSlot slot) const { return textures[size_t(slot)]; }
     bool hasTexture(MaterialTextureSlot slot) const { return getTexture(slot) != nullptr; }

@@ -2,6 +2,7 @@
 // and feeds it: geometry once, then per-frame changes as plain dicts and numpy arrays.
 #include "Core/PythonHelpers.h"
 #include "Rendering/Materials/MERLBRDF.h"
+#include "Rendering/Materials/RGLBRDF.h"
 #include "Scene/Scene.h"
 #include "Scene/SceneMath.h"
 #include <pybind11/numpy.h>
@@ -98,6 +99,8 @@ MaterialData toMaterial(const py::dict& d)
     if (d.contains("merlPaths"))
         for (const auto& path : get<py::list>(d, "merlPaths"))
             m.merlMix.push_back(MERLBRDF::load(path.cast<std::string>()));
+    if (d.contains("rglPath"))
+        m.rgl = RGLBRDF::load(get<std::string>(d, "rglPath"));
     if (!m.isBasicMaterial)
         return m;
     m.shadingModel = ShadingModel(get<uint32_t>(d, "shadingModel"));

@@ -743,3 +743,8 @@ class RGLMaterial(IMaterial):
         self.path = _measured_file(path, "RGLMaterial")
         self._changed()
         return True
+
+    def _native_data(self) -> dict:
+        d = super()._native_data()
+        d["rglPath"] = os.fspath(self.path)
+        return d

@@ -1,12 +1,11 @@
 #include "Rendering/Materials/MERLBRDF.h"
+#include "Rendering/Materials/MeasuredBRDFHelpers.h"
 #include "Core/Error.h"
 #include "Core/Logger.h"
 #include "Utils/Math/MathHelpers.h"
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <map>
-#include <mutex>
 
 namespace falcor
 {
@@ -71,15 +70,7 @@ std::vector<float3> readSamples(const std::filesystem::path& path)
 
 std::shared_ptr<const MERLBRDF> MERLBRDF::load(const std::filesystem::path& path)
 {
-    static std::mutex mutex;
-    static std::map<std::filesystem::path, std::weak_ptr<const MERLBRDF>> cache;
-    std::lock_guard lock(mutex);
-    const std::filesystem::path key = std::filesystem::absolute(path);
-    if (auto cached = cache[key].lock())
-        return cached;
-    std::shared_ptr<const MERLBRDF> brdf(new MERLBRDF(readSamples(path)));
-    cache[key] = brdf;
-    return brdf;
+    return loadShared<MERLBRDF>(path, [](const std::filesystem::path& p) { return std::shared_ptr<const MERLBRDF>(new MERLBRDF(readSamples(p))); });
 }
 
 MERLBRDF::MERLBRDF(std::vector<float3> samples) : mSamples(std::move(samples))
@@ -96,27 +87,11 @@ float3 MERLBRDF::eval(const float3& wi, const float3& wo) const
 
 void MERLBRDF::computeAlbedoLUT()
 {
-    // ∫ f cos dωo by the midpoint rule over (cos θ, φ) of the upper hemisphere, per view angle.
-    constexpr int kTheta = 32, kPhi = 64;
-    mAlbedoLUT.assign(kAlbedoLUTSize, float3(0.f));
-    for (uint32_t i = 0; i < kAlbedoLUTSize; ++i)
-    {
-        const float cosI = (i + 0.5f) / kAlbedoLUTSize;
-        const float3 wi(std::sqrt(1.f - cosI * cosI), 0.f, cosI);
-        float3 sum(0.f);
-        for (int t = 0; t < kTheta; ++t)
-            for (int p = 0; p < kPhi; ++p)
-            {
-                const float z = (t + 0.5f) / kTheta, phi = 2.f * kPi * (p + 0.5f) / kPhi, r = std::sqrt(1.f - z * z);
-                sum += eval(wi, float3(r * std::cos(phi), r * std::sin(phi), z));
-            }
-        mAlbedoLUT[i] = sum * (2.f * kPi / (kTheta * kPhi));
-    }
+    mAlbedoLUT = integrateAlbedoLUT(kAlbedoLUTSize, [this](const float3& wi, const float3& wo) { return eval(wi, wo); });
 }
 
 float3 MERLBRDF::albedo(float cosTheta) const
 {
-    const uint32_t i = std::min(uint32_t(std::max(cosTheta, 0.f) * kAlbedoLUTSize), kAlbedoLUTSize - 1);
-    return mAlbedoLUT[i];
+    return lookupAlbedo(mAlbedoLUT, cosTheta);
 }
 } // namespace falcor

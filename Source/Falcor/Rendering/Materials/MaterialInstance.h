@@ -4,6 +4,7 @@
 #include "Rendering/Materials/HairMaterial.h"
 #include "Rendering/Materials/MERLMaterial.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
+#include "Rendering/Materials/RGLMaterial.h"
 #include "Rendering/Materials/StandardMaterial.h"
 #include <variant>
 
@@ -68,7 +69,7 @@ public:
 private:
     std::variant<StandardMaterialInstance, PBRTDiffuseMaterialInstance, PBRTConductorMaterialInstance, PBRTDielectricMaterialInstance,
                  PBRTDiffuseTransmissionMaterialInstance, PBRTCoatedConductorMaterialInstance, PBRTCoatedDiffuseMaterialInstance,
-                 MERLMaterialInstance, ClothMaterialInstance, HairMaterialInstance>
+                 MERLMaterialInstance, ClothMaterialInstance, HairMaterialInstance, RGLMaterialInstance>
         mInstance;
 };
 
@@ -103,6 +104,10 @@ inline MaterialInstance createMaterialInstance(const ShadingData& sd, const Text
     case MaterialType::MERLMix:
         if (!m.merlMix.empty())
             return createMERLMix(sd, lod, hints);
+        break;
+    case MaterialType::RGL:
+        if (m.rgl)
+            return createRGL(sd, lod, hints);
         break;
     case MaterialType::Standard:
         break;
