@@ -86,9 +86,11 @@ private:
             ++path.vertexIndex;
             ++path.closestHitRays;
             path.hit = mScene.closestHit(Ray{path.origin, 0.f, path.dir}, RayCullMode::None, mParams.useAlphaTest);
+            const bool tracksLength = mOutputs.nrd || mOutputs.nrdAdditional; // Only NRD data reads it.
             if (path.hit.isValid())
             {
-                path.sceneLength = addHalf(path.sceneLength, path.hit.t);
+                if (tracksLength)
+                    path.sceneLength = addHalf(path.sceneLength, path.hit.t);
                 onHit(path);
             }
             else
