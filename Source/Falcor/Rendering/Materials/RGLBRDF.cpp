@@ -473,16 +473,23 @@ float unitToSolidAngle(float2 unitH, const float3& h, const float3& wi)
 }
 } // namespace
 
+float2 RGLBRDF::unitHalfVector(const float3& wi, const float3& wo, float3& h) const
+{
+    h = normalize(wi + wo);
+    float2 sphericalH = toSpherical(h);
+    if (isIsotropic())
+        sphericalH.y() -= toSpherical(wi).y(); // Isotropic tables are measured relative to the view's azimuth.
+    float2 unitH = sphericalToUnit(sphericalH);
+    unitH.y() -= std::floor(unitH.y());
+    return unitH;
+}
+
 float3 RGLBRDF::eval(const float3& wi, const float3& wo, const View& v) const
 {
     if (v.sigma == 0.f || std::min(wi.z(), wo.z()) < kMinCosTheta)
         return float3(0.f);
-    const float3 h = normalize(wi + wo);
-    float2 sphericalH = toSpherical(h);
-    if (isIsotropic())
-        sphericalH.y() -= toSpherical(wi).y();
-    float2 unitH = sphericalToUnit(sphericalH);
-    unitH.y() -= std::floor(unitH.y());
+    float3 h;
+    const float2 unitH = unitHalfVector(wi, wo, h);
     const float3 unwarped = mVndf->invert(v.slice, unitH);
     const float3 fr = max(evalRgb(mRgb, mRgbSize, v.slice, float2(unwarped.x(), unwarped.y())), float3(0.f));
     return fr * (brick2D(mNdf, mNdfSize, unitH) / (4.f * v.sigma));
@@ -492,12 +499,8 @@ float RGLBRDF::evalPdf(const float3& wi, const float3& wo, const View& v) const
 {
     if (std::min(wi.z(), wo.z()) < kMinCosTheta)
         return 0.f;
-    const float3 h = normalize(wi + wo);
-    float2 sphericalH = toSpherical(h);
-    if (isIsotropic())
-        sphericalH.y() -= toSpherical(wi).y();
-    float2 unitH = sphericalToUnit(sphericalH);
-    unitH.y() -= std::floor(unitH.y());
+    float3 h;
+    const float2 unitH = unitHalfVector(wi, wo, h);
     const float3 unwarped = mVndf->invert(v.slice, unitH);
     const float lumiPdf = mLuminance->evalPdf(v.slice, float2(unwarped.x(), unwarped.y()));
     return unwarped.z() * lumiPdf / unitToSolidAngle(unitH, h, wi);

@@ -52,6 +52,8 @@ public:
 
 private:
     RGLBRDF() = default;
+    /// The half vector of (wi, wo), and where it lies in the tables' unit square.
+    float2 unitHalfVector(const float3& wi, const float3& wo, float3& h) const;
     void computeAlbedoLUT();
 
     std::vector<float> mTheta, mPhi;

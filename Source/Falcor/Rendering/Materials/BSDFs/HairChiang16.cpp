@@ -136,11 +136,8 @@ HairChiang16::Terms HairChiang16::attenuation(float cosThetaI, const float3& T) 
     return ap;
 }
 
-HairChiang16::Weights HairChiang16::lobePdf(float cosThetaI) const
+HairChiang16::Weights HairChiang16::lobePdf(float cosThetaI, const float3& T) const
 {
-    float3 T;
-    float gammaT;
-    refractedPath(cosFromSin(cosThetaI), T, gammaT);
     const Terms ap = attenuation(cosThetaI, T);
     Weights w;
     float sum = 0.f;
@@ -149,6 +146,16 @@ HairChiang16::Weights HairChiang16::lobePdf(float cosThetaI) const
     for (float& x : w)
         x /= sum;
     return w;
+}
+
+HairChiang16::Geometry HairChiang16::geometry(const float3& wi, const float3& wo) const
+{
+    Geometry g;
+    g.sinThetaI = wi.x(), g.cosThetaI = cosFromSin(g.sinThetaI);
+    g.sinThetaO = wo.x(), g.cosThetaO = cosFromSin(g.sinThetaO);
+    g.phi = std::atan2(wo.z(), wo.y()) - std::atan2(wi.z(), wi.y());
+    refractedPath(g.sinThetaI, g.T, g.gammaT);
+    return g;
 }
 
 void HairChiang16::tiltedTheta(uint32_t p, float sinThetaI, float cosThetaI, float& sinThetaIp, float& cosThetaIp) const
@@ -173,73 +180,63 @@ void HairChiang16::tiltedTheta(uint32_t p, float sinThetaI, float cosThetaI, flo
 }
 
 template<typename W>
-W HairChiang16::sumLobes(const std::array<W, kMaxScatterEvents + 1>& weights, float sinThetaI, float cosThetaI, float sinThetaO,
-                         float cosThetaO, float phi, float gammaT) const
+W HairChiang16::sumLobes(const std::array<W, kMaxScatterEvents + 1>& weights, const Geometry& g) const
 {
     W sum = weights[0] * 0.f;
     for (uint32_t p = 0; p < kMaxScatterEvents; ++p)
     {
         float sinThetaIp, cosThetaIp;
-        tiltedTheta(p, sinThetaI, cosThetaI, sinThetaIp, cosThetaIp);
-        sum += weights[p] * (longitudinal(std::abs(cosThetaIp), cosThetaO, sinThetaIp, sinThetaO, mV[p]) * azimuthal(phi, p, mS, mGammaI, gammaT));
+        tiltedTheta(p, g.sinThetaI, g.cosThetaI, sinThetaIp, cosThetaIp);
+        sum += weights[p] * (longitudinal(std::abs(cosThetaIp), g.cosThetaO, sinThetaIp, g.sinThetaO, mV[p]) *
+                             azimuthal(g.phi, p, mS, mGammaI, g.gammaT));
     }
     // The lumped higher orders: untilted, uniform in azimuth.
-    sum += weights[kMaxScatterEvents] * (longitudinal(cosThetaI, cosThetaO, sinThetaI, sinThetaO, mV[kMaxScatterEvents]) / (2.f * kPi));
+    sum += weights[kMaxScatterEvents] * (longitudinal(g.cosThetaI, g.cosThetaO, g.sinThetaI, g.sinThetaO, mV[kMaxScatterEvents]) / (2.f * kPi));
     return sum;
 }
 
 float3 HairChiang16::eval(const float3& wi, const float3& wo) const
 {
-    const float sinThetaI = wi.x(), cosThetaI = cosFromSin(sinThetaI), phiI = std::atan2(wi.z(), wi.y());
-    const float sinThetaO = wo.x(), cosThetaO = cosFromSin(sinThetaO), phiO = std::atan2(wo.z(), wo.y());
-    float3 T;
-    float gammaT;
-    refractedPath(sinThetaI, T, gammaT);
-    const float3 f = sumLobes(attenuation(cosThetaI, T), sinThetaI, cosThetaI, sinThetaO, cosThetaO, phiO - phiI, gammaT);
+    const Geometry g = geometry(wi, wo);
+    const float3 f = sumLobes(attenuation(g.cosThetaI, g.T), g);
     return std::isnan(luminance(f)) ? float3(0.f) : f;
 }
 
 float HairChiang16::evalPdf(const float3& wi, const float3& wo) const
 {
-    const float sinThetaI = wi.x(), cosThetaI = cosFromSin(sinThetaI), phiI = std::atan2(wi.z(), wi.y());
-    const float sinThetaO = wo.x(), cosThetaO = cosFromSin(sinThetaO), phiO = std::atan2(wo.z(), wo.y());
-    float3 T;
-    float gammaT;
-    refractedPath(sinThetaI, T, gammaT);
-    const float pdf = sumLobes(lobePdf(cosThetaI), sinThetaI, cosThetaI, sinThetaO, cosThetaO, phiO - phiI, gammaT);
+    const Geometry g = geometry(wi, wo);
+    const float pdf = sumLobes(lobePdf(g.cosThetaI, g.T), g);
     return std::isnan(pdf) ? 0.f : pdf;
 }
 
 bool HairChiang16::sampleWith(const float3& wi, float2 u0, float2 u1, BSDFSample& s) const
 {
-    const float sinThetaI = wi.x(), cosThetaI = cosFromSin(sinThetaI), phiI = std::atan2(wi.z(), wi.y());
+    Geometry g;
+    g.sinThetaI = wi.x(), g.cosThetaI = cosFromSin(g.sinThetaI);
+    refractedPath(g.sinThetaI, g.T, g.gammaT);
     // Choose the lobe by its share of the attenuation.
-    const Weights apPdf = lobePdf(cosThetaI);
+    const Weights apPdf = lobePdf(g.cosThetaI, g.T);
     uint32_t p = 0;
     float u = u0.x();
     while (p < kMaxScatterEvents && u >= apPdf[p])
         u -= apPdf[p++];
     float sinThetaIp, cosThetaIp;
-    tiltedTheta(p, sinThetaI, cosThetaI, sinThetaIp, cosThetaIp);
+    tiltedTheta(p, g.sinThetaI, g.cosThetaI, sinThetaIp, cosThetaIp);
 
     // θo from Mp.
     const float v = mV[p], ux = std::max(u1.x(), 1e-5f);
     const float cosTheta = 1.f + v * std::log(ux + (1.f - ux) * std::exp(-2.f / v));
     const float sinTheta = cosFromSin(cosTheta);
-    const float sinThetaO = -cosTheta * sinThetaIp + sinTheta * std::cos(u1.y() * 2.f * kPi) * cosThetaIp;
-    const float cosThetaO = cosFromSin(sinThetaO);
+    g.sinThetaO = -cosTheta * sinThetaIp + sinTheta * std::cos(u1.y() * 2.f * kPi) * cosThetaIp;
+    g.cosThetaO = cosFromSin(g.sinThetaO);
 
     // Δφ from Np.
-    float3 T;
-    float gammaT;
-    refractedPath(sinThetaI, T, gammaT);
-    const float dphi =
-        p < kMaxScatterEvents ? lobeAzimuth(p, mGammaI, gammaT) + sampleTrimmedLogistic(u0.y(), mS, -kPi, kPi) : u0.y() * 2.f * kPi;
-    const float phiO = phiI + dphi;
-    s.wo = float3(sinThetaO, cosThetaO * std::cos(phiO), cosThetaO * std::sin(phiO));
+    g.phi = p < kMaxScatterEvents ? lobeAzimuth(p, mGammaI, g.gammaT) + sampleTrimmedLogistic(u0.y(), mS, -kPi, kPi) : u0.y() * 2.f * kPi;
+    const float phiO = std::atan2(wi.z(), wi.y()) + g.phi;
+    s.wo = float3(g.sinThetaO, g.cosThetaO * std::cos(phiO), g.cosThetaO * std::sin(phiO));
     // Falcor classifies every hair lobe as diffuse (for animal fur).
     s.lobeType = s.wo.z() > 0.f ? kLobeDiffuseReflection : kLobeDiffuseTransmission;
-    s.pdf = sumLobes(apPdf, sinThetaI, cosThetaI, sinThetaO, cosThetaO, dphi, gammaT);
+    s.pdf = sumLobes(apPdf, g);
     if (std::isnan(s.pdf) || !(s.pdf > 0.f))
     {
         s.pdf = 0.f;

@@ -45,19 +45,27 @@ private:
     using Terms = std::array<float3, kMaxScatterEvents + 1>;
     using Weights = std::array<float, kMaxScatterEvents + 1>;
 
+    /// The angles of a (wi, wo) pair and the refracted path through the fiber that the lobes use.
+    struct Geometry
+    {
+        float sinThetaI, cosThetaI, sinThetaO, cosThetaO;
+        float phi;    ///< φo - φi.
+        float gammaT; ///< Azimuth of the refracted ray.
+        float3 T;     ///< Transmittance of one pass.
+    };
+    Geometry geometry(const float3& wi, const float3& wo) const;
     bool sampleWith(const float3& wi, float2 u0, float2 u1, BSDFSample& s) const;
     /// Ap for each lobe: Fresnel and the transmittance T of one pass through the fiber.
     Terms attenuation(float cosThetaI, const float3& T) const;
     /// The lobe selection probabilities (luminance of Ap, normalized).
-    Weights lobePdf(float cosThetaI) const;
+    Weights lobePdf(float cosThetaI, const float3& T) const;
     /// Transmittance of one pass, and the refracted azimuth γt, for a view with sin θ = sinThetaI.
     void refractedPath(float sinThetaI, float3& T, float& gammaT) const;
     /// sin and (signed) cos of θi tilted by the scales for lobe p.
     void tiltedTheta(uint32_t p, float sinThetaI, float cosThetaI, float& sinThetaIp, float& cosThetaIp) const;
     /// Σ_p weight_p · Mp · Np over the lobes (f when weights are Ap, the pdf when they are lobePdf).
     template<typename W>
-    W sumLobes(const std::array<W, kMaxScatterEvents + 1>& weights, float sinThetaI, float cosThetaI, float sinThetaO, float cosThetaO,
-               float phi, float gammaT) const;
+    W sumLobes(const std::array<W, kMaxScatterEvents + 1>& weights, const Geometry& g) const;
 
     float mBetaM, mBetaN, mAlpha, mIoR, mEta, mH;
     float3 mSigmaA;
