@@ -67,6 +67,8 @@ public:
     NRDDeltaGuide traceDeltaReflectionGuide(PathState& path, SampleGenerator& sg) const;
     NRDDeltaGuide traceDeltaTransmissionGuide(PathState& path, SampleGenerator& sg) const;
 
+    const PathIntegratorOutputs& getOutputs() const { return mOutputs; }
+
     /// Bounces the path took, not counting the scatter ray of the last vertex.
     uint32_t getTerminatedPathLength(const PathState& path) const
     {

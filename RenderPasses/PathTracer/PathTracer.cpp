@@ -149,7 +149,7 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
 
 template<typename SampleGenerator>
 PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
-                                       const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp, bool guidePaths) const
+                                       const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const
 {
     auto startPath = [&](uint32_t s) {
         PathState path;
@@ -172,6 +172,8 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
         g.albedo += path.guide.albedo, g.specularAlbedo += path.guide.specularAlbedo, g.indirectAlbedo += path.guide.indirectAlbedo;
         g.guideNormal += path.guide.guideNormal, g.reflectionPosW += path.guide.reflectionPosW;
         r.addStats(path, integrator.getTerminatedPathLength(path));
+        if (!integrator.getOutputs().nrd)
+            continue;
         if (s == 0)
             r.nrdPrimary = primaryHit.isValid() ? path.nrdPrimary : NRDPrimaryHit{path.L}; // A miss: the background.
         // A camera ray that missed has no NRD radiance: the background is in nrdEmission.
@@ -180,10 +182,12 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
     }
     // The guide paths: Falcor's guide passes loop over the samples from the last to the first,
     // each overwriting the pixel, so sample 0's is the one that stays.
+    if (!integrator.getOutputs().nrdAdditional)
+        return r;
     const bool demodulate = mParams.useNRDDemodulation;
     r.deltaReflection = r.deltaTransmission = NRDDeltaGuide::make(demodulate, float3(0.f), float3(0.f), -dir, 0.f, kNRDInvalidPathLength);
     r.deltaTransmission.posW = float3(0.f);
-    if (guidePaths && spp > 0 && primaryHit.isValid())
+    if (spp > 0 && primaryHit.isValid())
     {
         SampleGenerator sgReflection(pixel, frame.seed * maxSpp), sgTransmission(pixel, frame.seed * maxSpp);
         PathState reflection = startPath(0), transmission = startPath(0);
@@ -201,14 +205,18 @@ PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderDat
     const Texture* viewW = renderData[kViewW];
     const Texture* sampleCount = renderData[kSampleCount];
     const uint2 frameDim = vbuffer.getDims();
-    Texture* outputs[kPathTracerOutputCount];
+    // The connected outputs: only their texels are computed.
+    std::vector<std::pair<PathTracerOutput, Texture*>> outputs;
     PathIntegratorOutputs needs;
     for (size_t i = 0; i < kPathTracerOutputCount; ++i)
     {
-        outputs[i] = renderData[channel(i).name];
-        checkFieldDims(getType(), frameDim, {{channel(i).name, outputs[i]}});
-        needs.nrd |= outputs[i] && isNRDOutput(PathTracerOutput(i));
-        needs.nrdAdditional |= outputs[i] && isNRDGuidePathOutput(PathTracerOutput(i));
+        Texture* texture = renderData[channel(i).name];
+        checkFieldDims(getType(), frameDim, {{channel(i).name, texture}});
+        if (!texture)
+            continue;
+        outputs.emplace_back(PathTracerOutput(i), texture);
+        needs.nrd |= isNRDOutput(PathTracerOutput(i));
+        needs.nrdAdditional |= isNRDGuidePathOutput(PathTracerOutput(i));
     }
     checkFieldDims(getType(), frameDim, {{kViewW, viewW}, {kSampleCount, sampleCount}});
 
@@ -218,27 +226,20 @@ PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderDat
     std::vector<RayStats> rowStats(frameDim.y());
 
     parallelForRows(frameDim.y(), [&](uint32_t y) {
-        std::vector<float4> rows[kPathTracerOutputCount];
-        for (size_t i = 0; i < kPathTracerOutputCount; ++i)
-            if (outputs[i])
-                rows[i].assign(frameDim.x(), float4(0.f));
-        float4 texels[kPathTracerOutputCount];
+        std::vector<std::vector<float4>> rows(outputs.size(), std::vector<float4>(frameDim.x()));
         for (uint32_t x = 0; x < frameDim.x(); ++x)
         {
             const uint2 pixel(x, y);
             const uint32_t spp = sampleCount ? std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp) : maxSpp;
             const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(pixel, frameDim).dir;
             const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            const PathTracerPixel r = tracePixel(integrator, frame, pixel, dir, hit, spp, maxSpp, needs.nrdAdditional);
-            r.texels(spp, texels);
-            for (size_t i = 0; i < kPathTracerOutputCount; ++i)
-                if (outputs[i])
-                    rows[i][x] = texels[i];
+            const PathTracerPixel r = tracePixel(integrator, frame, pixel, dir, hit, spp, maxSpp);
+            for (size_t i = 0; i < outputs.size(); ++i)
+                rows[i][x] = r.texel(outputs[i].first, spp);
             rowStats[y] += r.stats;
         }
-        for (size_t i = 0; i < kPathTracerOutputCount; ++i)
-            if (outputs[i])
-                outputs[i]->storeRow(y, rows[i].data());
+        for (size_t i = 0; i < outputs.size(); ++i)
+            outputs[i].second->storeRow(y, rows[i].data());
     });
     RayStats total;
     for (const RayStats& row : rowStats)

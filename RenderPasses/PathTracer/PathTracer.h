@@ -56,7 +56,7 @@ private:
     /// One pixel: its samples, and the NRD guide paths when asked for.
     template<typename SampleGenerator>
     PathTracerPixel tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
-                               const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp, bool guidePaths) const;
+                               const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const;
     /// `pixelStats.stats`: the last frame's counts and per-pixel averages (zeros while disabled).
     PropertyValue getPixelStats() const;
     void warnUnsupportedOnce() const;

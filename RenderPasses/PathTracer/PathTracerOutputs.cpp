@@ -57,38 +57,42 @@ float4 normalRoughness(const NRDDeltaGuide& g)
 }
 } // namespace
 
-void PathTracerPixel::texels(uint32_t spp, float4 out[kPathTracerOutputCount]) const
+float4 PathTracerPixel::texel(PathTracerOutput output, uint32_t spp) const
 {
     using O = PathTracerOutput;
     const float inv = spp > 0 ? 1.f / float(spp) : 1.f;
-    auto at = [&](O o) -> float4& { return out[size_t(o)]; };
-    at(O::Color) = toFloat4(color * inv, 1.f);
-    at(O::Albedo) = toFloat4(guide.albedo * inv, 0.f);
-    at(O::SpecularAlbedo) = toFloat4(guide.specularAlbedo * inv, 0.f);
-    at(O::IndirectAlbedo) = toFloat4(guide.indirectAlbedo * inv, 0.f);
-    at(O::GuideNormal) = toFloat4(guide.guideNormal * inv, 0.f);
-    at(O::ReflectionPosW) = toFloat4(guide.reflectionPosW * inv, 0.f);
-    at(O::RayCount) = float4(float(stats.visibilityRays + stats.closestHitRays), 0.f, 0.f, 0.f);
-    at(O::PathLength) = float4(float(stats.pathLength), 0.f, 0.f, 0.f);
+    switch (output)
+    {
+    case O::Color: return toFloat4(color * inv, 1.f);
+    case O::Albedo: return toFloat4(guide.albedo * inv, 0.f);
+    case O::SpecularAlbedo: return toFloat4(guide.specularAlbedo * inv, 0.f);
+    case O::IndirectAlbedo: return toFloat4(guide.indirectAlbedo * inv, 0.f);
+    case O::GuideNormal: return toFloat4(guide.guideNormal * inv, 0.f);
+    case O::ReflectionPosW: return toFloat4(guide.reflectionPosW * inv, 0.f);
+    case O::RayCount: return float4(float(stats.visibilityRays + stats.closestHitRays), 0.f, 0.f, 0.f);
+    case O::PathLength: return float4(float(stats.pathLength), 0.f, 0.f, 0.f);
 
-    at(O::NRDDiffuseRadianceHitDist) = toFloat4(nrd.diffuse * inv, nrd.hitDist * inv);
-    at(O::NRDSpecularRadianceHitDist) = toFloat4(nrd.specular * inv, nrd.hitDist * inv);
-    at(O::NRDDeltaReflectionRadianceHitDist) = toFloat4(nrd.deltaReflection * inv, 0.f);
-    at(O::NRDDeltaTransmissionRadianceHitDist) = toFloat4(nrd.deltaTransmission * inv, 0.f);
-    at(O::NRDResidualRadianceHitDist) = toFloat4(nrd.residual * inv, nrd.hitDist); // Falcor leaves this sum unaveraged.
-    at(O::NRDEmission) = toFloat4(nrdPrimary.emission, 1.f);
-    at(O::NRDDiffuseReflectance) = toFloat4(nrdPrimary.diffuseReflectance, 1.f);
-    at(O::NRDSpecularReflectance) = toFloat4(nrdPrimary.specularReflectance, 1.f);
+    case O::NRDDiffuseRadianceHitDist: return toFloat4(nrd.diffuse * inv, nrd.hitDist * inv);
+    case O::NRDSpecularRadianceHitDist: return toFloat4(nrd.specular * inv, nrd.hitDist * inv);
+    case O::NRDDeltaReflectionRadianceHitDist: return toFloat4(nrd.deltaReflection * inv, 0.f);
+    case O::NRDDeltaTransmissionRadianceHitDist: return toFloat4(nrd.deltaTransmission * inv, 0.f);
+    case O::NRDResidualRadianceHitDist: return toFloat4(nrd.residual * inv, nrd.hitDist); // Falcor leaves this sum unaveraged.
+    case O::NRDEmission: return toFloat4(nrdPrimary.emission, 1.f);
+    case O::NRDDiffuseReflectance: return toFloat4(nrdPrimary.diffuseReflectance, 1.f);
+    case O::NRDSpecularReflectance: return toFloat4(nrdPrimary.specularReflectance, 1.f);
 
-    at(O::NRDDeltaReflectionReflectance) = toFloat4(deltaReflection.reflectance, 0.f);
-    at(O::NRDDeltaReflectionEmission) = toFloat4(deltaReflection.emission, 0.f);
-    at(O::NRDDeltaReflectionNormWRoughMaterialID) = normalRoughness(deltaReflection);
-    at(O::NRDDeltaReflectionPathLength) = float4(deltaReflection.pathLength, 0.f, 0.f, 0.f);
-    at(O::NRDDeltaReflectionHitDist) = float4(deltaReflection.hitDist, 0.f, 0.f, 0.f);
-    at(O::NRDDeltaTransmissionReflectance) = toFloat4(deltaTransmission.reflectance, 0.f);
-    at(O::NRDDeltaTransmissionEmission) = toFloat4(deltaTransmission.emission, 0.f);
-    at(O::NRDDeltaTransmissionNormWRoughMaterialID) = normalRoughness(deltaTransmission);
-    at(O::NRDDeltaTransmissionPathLength) = float4(deltaTransmission.pathLength, 0.f, 0.f, 0.f);
-    at(O::NRDDeltaTransmissionPosW) = toFloat4(deltaTransmission.posW, 0.f);
+    case O::NRDDeltaReflectionReflectance: return toFloat4(deltaReflection.reflectance, 0.f);
+    case O::NRDDeltaReflectionEmission: return toFloat4(deltaReflection.emission, 0.f);
+    case O::NRDDeltaReflectionNormWRoughMaterialID: return normalRoughness(deltaReflection);
+    case O::NRDDeltaReflectionPathLength: return float4(deltaReflection.pathLength, 0.f, 0.f, 0.f);
+    case O::NRDDeltaReflectionHitDist: return float4(deltaReflection.hitDist, 0.f, 0.f, 0.f);
+    case O::NRDDeltaTransmissionReflectance: return toFloat4(deltaTransmission.reflectance, 0.f);
+    case O::NRDDeltaTransmissionEmission: return toFloat4(deltaTransmission.emission, 0.f);
+    case O::NRDDeltaTransmissionNormWRoughMaterialID: return normalRoughness(deltaTransmission);
+    case O::NRDDeltaTransmissionPathLength: return float4(deltaTransmission.pathLength, 0.f, 0.f, 0.f);
+    case O::NRDDeltaTransmissionPosW: return toFloat4(deltaTransmission.posW, 0.f);
+    case O::Count: break;
+    }
+    return float4(0.f);
 }
 } // namespace falcor

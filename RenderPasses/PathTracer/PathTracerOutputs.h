@@ -64,7 +64,7 @@ struct PathTracerPixel
         stats.visibilityRays += path.visibilityRays, stats.closestHitRays += path.closestHitRays;
         stats.pathVertices += path.pathVertices, stats.pathLength += pathLength;
     }
-    /// Every output's texel, from `spp` samples.
-    void texels(uint32_t spp, float4 out[kPathTracerOutputCount]) const;
+    /// One output's texel, from `spp` samples.
+    float4 texel(PathTracerOutput output, uint32_t spp) const;
 };
 } // namespace falcor

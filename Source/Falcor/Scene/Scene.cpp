@@ -25,14 +25,15 @@ AABB transformBounds(const AABB& box, const float4x4& m)
     return r;
 }
 
+// Inlined: called several times per hit on every path vertex.
 template<typename T>
-T interpolate(const std::vector<T>& values, const uint3& tri, float2 bary)
+FALCOR_VECTOR_INLINE T interpolate(const std::vector<T>& values, const uint3& tri, float2 bary)
 {
     const float w0 = 1.f - bary.x() - bary.y();
     return values[tri.x()] * w0 + values[tri.y()] * bary.x() + values[tri.z()] * bary.y();
 }
 
-float3 safeNormalize(const float3& v)
+FALCOR_VECTOR_INLINE float3 safeNormalize(const float3& v)
 {
     const float len = length(v);
     return len > 0.f ? v / len : v;
