@@ -17,7 +17,7 @@ public:
     void execute(RenderContext* pRenderContext, const RenderData& renderData) override;
 
 private:
-    void writeHit(uint2 pixel, const TriangleHit& hit, OutputRow& out) const;
+    void writeHit(uint2 pixel, const TriangleHit& hit, bool needsPosition, OutputRow& out) const;
     void writeMiss(uint2 pixel, OutputRow& out) const;
 };
 } // namespace falcor
