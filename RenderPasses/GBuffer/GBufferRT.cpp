@@ -106,11 +106,11 @@ void GBufferRT::execute(RenderContext*, const RenderData& renderData)
 
 TextureLod GBufferRT::computeTextureLod(const TriangleHit& hit, const Scene::VertexData& v, const float3& rayDir, float4& texGrads) const
 {
-    TextureLod lod;
     if (mLODMode != TexLODMode::RayCones && mLODMode != TexLODMode::RayDiffs)
-        return lod;
+        return TextureLod{};
     const TriangleCorners corners = getTriangleCorners(*mpScene, hit);
     const CameraData& cd = mpScene->getCamera().getData();
+    TextureLod lod = TextureLod::gradients(float2(0.f), float2(0.f));
     if (mLODMode == TexLODMode::RayCones)
     {
         // Cone width at the hit ~ hitT · tan(spread angle) (tan x ≈ 2 tan(x/2) for small x).
@@ -119,7 +119,6 @@ TextureLod GBufferRT::computeTextureLod(const TriangleHit& hit, const Scene::Ver
     }
     else
         rayDifferentialGradients(corners, cd, rayDir, hit.t, float2(1.f) / float2(mFrameDim), lod.ddx, lod.ddy);
-    lod.fromGradients = true;
     texGrads = float4(lod.ddx.x(), lod.ddx.y(), lod.ddy.x(), lod.ddy.y());
     return lod;
 }

@@ -278,11 +278,7 @@ template<typename SG>
 TextureLod PathIntegrator<SG>::textureLod(const PathState& path, const ShadingData& sd) const
 {
     if (path.vertexIndex != 1)
-    {
-        TextureLod lod;
-        lod.explicitLod = mParams.lodBias;
-        return lod;
-    }
+        return TextureLod::explicitLevel(mParams.lodBias);
     if (mParams.primaryLodMode == TexLODMode::RayDiffs)
         return primaryHitRayDiffsLod(mScene, path.hit, path.dir, length(sd.posW - path.origin), mFrameDim);
     return TextureLod{};

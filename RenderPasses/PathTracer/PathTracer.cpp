@@ -101,8 +101,6 @@ void PathTracer::warnUnsupportedOnce() const
         logWarningOnce("PathTracer: 'useSER' (shader execution reordering) is a GPU scheduling feature; it has no effect on the CPU.");
     if (mParams.useRTXDI)
         logWarningOnce("PathTracer: 'useRTXDI' needs NVIDIA's RTXDI SDK on a GPU; direct light is sampled by NEE instead.");
-    if (mParams.primaryLodMode == TexLODMode::Stochastic)
-        logWarningOnce("PathTracer: primaryLodMode 'Stochastic' (stochastic texture filtering) is not implemented yet; primary hits use mip 0.");
     if (mParams.colorFormat == ColorFormat::LogLuvHDR && mParams.samplesPerPixel > 1)
         logWarningOnce("PathTracer: colorFormat 'LogLuvHDR' is a GPU storage format for per-sample colors; samples are kept in "
                        "32-bit float (slightly more precise than Falcor).");

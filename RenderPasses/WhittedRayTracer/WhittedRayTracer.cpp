@@ -20,21 +20,36 @@ constexpr float kMinThroughput = 0.01f;
 /// Falcor traces the chain only from primary hits this smooth.
 constexpr float kMaxPrimaryRoughness = 0.19f;
 
-/// rayDir refracted about `normal` (facing against it) with eta = etaI / etaT; false under total internal reflection.
-bool refractWithTIR(const float3& rayDir, const float3& normal, float eta, float3& refracted)
-{
-    const float NdotD = dot(normal, rayDir);
-    const float k = 1.f - eta * eta * (1.f - NdotD * NdotD);
-    if (k < 0.f)
-        return false;
-    refracted = rayDir * eta - normal * (eta * NdotD + std::sqrt(k));
-    return true;
-}
+/// Falcor's background where there is no environment map.
+const float3 kDefaultBackgroundColor(0.25f, 0.25f, 0.25f);
 
 /// The shading normal turned to the viewer's side for the back of double-sided materials.
 float3 flippedShadingNormal(const ShadingData& sd)
 {
     return !sd.frontFacing && sd.mtl->doubleSided ? -sd.frame.N : sd.frame.N;
+}
+
+/// Relative IoR across the surface (outside over inside, as the ray travels).
+float relativeIoR(const ShadingData& sd)
+{
+    const float ior = headerIoR(*sd.mtl);
+    return sd.frontFacing ? sd.IoR / ior : ior / sd.IoR;
+}
+
+float3 mirror(const float3& dir, const float3& normal)
+{
+    return dir - normal * (2.f * dot(normal, dir));
+}
+
+/// Whether a footprint filters isotropically at this point of the chain.
+bool isIsotropic(RayFootprintFilterMode mode, bool hasHitRefractiveMaterial)
+{
+    return mode == RayFootprintFilterMode::Isotropic || (mode == RayFootprintFilterMode::AnisotropicWhenRefraction && !hasHitRefractiveMaterial);
+}
+
+uint32_t envMapHeight(const EnvMap& env)
+{
+    return env.texture ? env.texture->getHeight() : 1u;
 }
 } // namespace
 
@@ -42,14 +57,41 @@ struct WhittedRayTracer::GBufferTexel
 {
     Scene::VertexData v;
     uint32_t materialID = 0;
+    TriangleHit hit; ///< From the V-buffer (footprints need the triangle).
     TextureLod lod;
     bool valid = false;
 };
 
+/// A hit along the chain: its shading data, texture level, relative IoR and (for ray cones) the
+/// spread the surface adds; the refraction when the footprint computed it.
+struct WhittedRayTracer::HitFootprint
+{
+    ShadingData sd;
+    float3 normalW; ///< Interpolated vertex normal: Falcor reflects about it along the chain.
+    TextureLod lod;
+    float eta = 1.f;
+    float surfaceSpread = 0.f;
+    float3 refracted{0.f, 0.f, 0.f};
+    bool tir = false;
+};
+
+/// The ray in flight along the chain, with its footprint (a cone or a differential, per texLODMode).
 struct WhittedRayTracer::ScatterRay
 {
-    float3 origin, dir;
+    float3 origin, dir; ///< dir is a unit vector.
     float3 thp{1.f, 1.f, 1.f};
+    RayCone cone;
+    RayDiff diff;
+    bool hasHitRefractiveMaterial = false;
+    uint32_t pathLength = 0; ///< Hits after the primary one so far.
+    bool terminated = false;
+};
+
+/// Where the primary hit sends the ray, and its footprint on the way.
+struct WhittedRayTracer::PrimaryScatter
+{
+    float3 refracted{0.f, 0.f, 0.f};
+    bool tir = false;
 };
 
 WhittedRayTracer::WhittedRayTracer(const Properties& props)
@@ -111,16 +153,12 @@ void WhittedRayTracer::execute(RenderContext*, const RenderData& renderData)
     const Texture &posW = *renderData[kPosW], &normalW = *renderData[kNormalW], &tangentW = *renderData[kTangentW],
                   &faceNormalW = *renderData[kFaceNormalW], &texC = *renderData[kTexC], &mtlData = *renderData[kMtlData];
     const Texture& vbuffer = *renderData[kVBuffer];
+    const Texture* texGrads = renderData[kTexGrads];
     checkFieldDims(getType(), frameDim,
                    {{kPosW, &posW}, {kNormalW, &normalW}, {kTangentW, &tangentW}, {kFaceNormalW, &faceNormalW}, {kTexC, &texC},
-                    {kMtlData, &mtlData}, {kVBuffer, &vbuffer}});
-    const bool footprintLod = mTexLODMode == TexLODMode::RayCones || mTexLODMode == TexLODMode::RayDiffs;
-    if (footprintLod)
-        logWarningOnce("WhittedRayTracer: texLODMode '", enumToString(mTexLODMode), "' filters primary hits (isotropically); hits along "
-                       "reflection and refraction use mip 0 (footprints are not propagated yet).");
+                    {kMtlData, &mtlData}, {kVBuffer, &vbuffer}, {kTexGrads, texGrads}});
     const HitInfoLayout hitInfo(*mpScene);
 
-    const Camera& camera = mpScene->getCamera();
     parallelForRows(frameDim.y(), [&](uint32_t y) {
         std::vector<float4> row(frameDim.x());
         for (uint32_t x = 0; x < frameDim.x(); ++x)
@@ -135,16 +173,15 @@ void WhittedRayTracer::execute(RenderContext*, const RenderData& renderData)
             g.v.faceNormalW = normalize(faceNormalW.loadTexel(x, y).xyz());
             g.v.texC = float2(uv.x(), uv.y());
             g.materialID = uint32_t(mtlData.loadTexel(x, y).x());
-            const float3 dir = camera.computeRayPinhole(uint2(x, y), frameDim).dir;
-            const TriangleHit hit = hitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            if (footprintLod && g.valid && hit.isValid())
+            g.hit = hitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
+            // As Falcor: the G-buffer's texture gradients when connected, else the finest level.
+            if (texGrads)
             {
-                const float t = length(g.v.posW - camera.getData().posW);
-                g.lod = mTexLODMode == TexLODMode::RayCones ? primaryHitRayConesLod(*mpScene, hit, g.v, dir, t, frameDim.y())
-                                                           : primaryHitRayDiffsLod(*mpScene, hit, dir, t, frameDim);
+                const float4 grads = texGrads->loadTexel(x, y);
+                g.lod = TextureLod::gradients(float2(grads.x(), grads.y()), float2(grads.z(), grads.w()));
             }
             UniformSampleGenerator sg(uint2(x, y), mFrameCount);
-            const float3 L = shadePixel(g, dir, sg);
+            const float3 L = shadePixel(g, uint2(x, y), frameDim, sg);
             row[x] = float4(L.x(), L.y(), L.z(), 1.f);
         }
         output.storeRow(y, row.data());
@@ -152,67 +189,237 @@ void WhittedRayTracer::execute(RenderContext*, const RenderData& renderData)
     ++mFrameCount;
 }
 
-float3 WhittedRayTracer::shadePixel(const GBufferTexel& g, const float3& rayDir, UniformSampleGenerator& sg) const
+float3 WhittedRayTracer::shadePixel(const GBufferTexel& g, uint2 pixel, uint2 frameDim, UniformSampleGenerator& sg) const
 {
     const Scene& scene = *mpScene;
+    const float3 cameraDir = scene.getCamera().computeNonNormalizedRayDirPinhole(pixel, frameDim);
+    const float3 rayDir = normalize(cameraDir);
     if (!g.valid || g.materialID >= scene.getMaterials().size())
-    {
-        const EnvMap* env = scene.getEnvMap();
-        return env ? env->eval(rayDir) : float3(0.f);
-    }
+        return background(cameraDir, rayDir, frameDim);
+
     const ShadingData sd = prepareShadingData(g.v, g.materialID, scene.getMaterial(g.materialID), -rayDir);
     const MaterialInstance mi = createMaterialInstance(sd, g.lod, kHintNone);
-    ScatterRay ray{float3(0.f), rayDir};
-    float3 L = mi.getProperties().emission; // Emission seen directly, whatever the scene settings.
-    const bool chain = shadeHit(sd, mi, ray, L, sg) && mi.getProperties().roughness <= kMaxPrimaryRoughness;
-    for (uint32_t depth = 0; chain && depth <= mMaxBounces; ++depth)
-    {
-        const TriangleHit hit = scene.closestHit(falcor::Ray{ray.origin, 0.f, ray.dir});
-        if (!hit.isValid())
-        {
-            if (scene.getEnvMap() && scene.getRenderSettings().useEnvLight)
-                L += ray.thp * scene.getEnvMap()->eval(ray.dir);
-            break;
-        }
-        const ShadingData hitSd = loadShadingData(scene, hit, ray.dir);
-        const MaterialInstance hitMi = createMaterialInstance(hitSd, TextureLod{}, kHintNone);
-        if (scene.getRenderSettings().useEmissiveLights)
-            L += ray.thp * hitMi.getProperties().emission;
-        if (depth >= mMaxBounces || !shadeHit(hitSd, hitMi, ray, L, sg))
-            break;
-    }
-    return L;
-}
-
-bool WhittedRayTracer::shadeHit(const ShadingData& sd, const MaterialInstance& mi, ScatterRay& ray, float3& radiance,
-                                UniformSampleGenerator& sg) const
-{
     const BSDFProperties props = mi.getProperties();
     const float3 origin = sd.computeRayOrigin();
-    if (mpScene->getRenderSettings().useAnalyticLights)
-        radiance += ray.thp * evalDirectAnalytic(sd, mi, origin, sg);
+    float3 L = props.emission; // Emission seen directly, whatever the scene settings.
+    if (scene.getRenderSettings().useAnalyticLights)
+        L += evalDirectAnalytic(sd, mi, origin, sg);
 
-    // The relative IoR across the surface: 1 reflects, anything else refracts (Falcor's test-bed rule).
-    const float ior = headerIoR(*sd.mtl);
-    const float eta = sd.frontFacing ? sd.IoR / ior : ior / sd.IoR;
+    ScatterRay ray;
+    const PrimaryScatter scatter = startFootprint(g, sd, props, cameraDir, rayDir, pixel, frameDim, ray);
     const float3 N = flippedShadingNormal(sd);
-    float3 refracted(0.f);
-    const bool tir = eta != 1.f && !refractWithTIR(ray.dir, N, eta, refracted);
-    if (eta == 1.f || tir)
+    if (relativeIoR(sd) == 1.f || scatter.tir)
     {
-        const float3 incoming = ray.dir;
-        ray.dir = incoming - N * (2.f * dot(N, incoming));
+        ray.dir = mirror(rayDir, N);
         ray.origin = origin;
         const float3& s = props.specularReflectance;
-        ray.thp *= tir ? 1.f : (s.x() + s.y() + s.z()) / 3.f;
+        ray.thp *= scatter.tir ? 1.f : (s.x() + s.y() + s.z()) / 3.f;
     }
     else
     {
-        ray.dir = refracted;
+        ray.dir = scatter.refracted;
         ray.origin = sd.computeRayOrigin(false);
         ray.thp *= 1.f - props.roughness;
     }
-    return maxComponent(ray.thp) >= kMinThroughput;
+    // Falcor follows the chain only from smooth primary hits.
+    if (props.roughness <= kMaxPrimaryRoughness)
+        for (uint32_t depth = 0; depth <= mMaxBounces && !ray.terminated; ++depth)
+            traceScatterRay(ray, L, sg);
+    return L;
+}
+
+float3 WhittedRayTracer::background(const float3& cameraDir, const float3& rayDir, uint2 frameDim) const
+{
+    const EnvMap* env = mpScene->getEnvMap();
+    if (!env)
+        return kDefaultBackgroundColor;
+    float lod = 0.f;
+    const CameraData& cd = mpScene->getCamera().getData();
+    if (mTexLODMode == TexLODMode::RayCones)
+        lod = environmentMapLod(pixelSpreadAngle(cd, frameDim.y()), envMapHeight(*env));
+    else if (mTexLODMode == TexLODMode::RayDiffs)
+    {
+        float3 dDdx, dDdy;
+        rayDirectionDifferentials(cameraDir, cd.cameraU, cd.cameraV, float2(frameDim), dDdx, dDdy);
+        lod = environmentMapLod(dDdx, dDdy, envMapHeight(*env));
+    }
+    return env->eval(rayDir, lod);
+}
+
+WhittedRayTracer::PrimaryScatter WhittedRayTracer::startFootprint(const GBufferTexel& g, const ShadingData& sd, const BSDFProperties& props,
+                                                                  const float3& cameraDir, const float3& rayDir, uint2 pixel, uint2 frameDim,
+                                                                  ScatterRay& ray) const
+{
+    const Scene& scene = *mpScene;
+    const CameraData& cd = scene.getCamera().getData();
+    const float eta = relativeIoR(sd);
+    const float3 N = flippedShadingNormal(sd);
+    const float hitT = length(cd.posW - g.v.posW);
+    PrimaryScatter out;
+    const bool footprint = g.hit.isValid() && (mTexLODMode == TexLODMode::RayCones || mTexLODMode == TexLODMode::RayDiffs);
+    if (!footprint)
+    {
+        out.tir = !refractWithTIR(rayDir, N, eta, out.refracted);
+        return out;
+    }
+    const RayDiffTriangle tri = getRayDiffTriangle(scene, g.hit, rayDir);
+    float3 dDdx, dDdy;
+    rayDirectionDifferentials(cameraDir, cd.cameraU, cd.cameraV, float2(frameDim), dDdx, dDdy);
+    if (mTexLODMode == TexLODMode::RayDiffs)
+    {
+        ray.diff = RayDiff{float3(0.f), float3(0.f), dDdx, dDdy}.propagate(rayDir, hitT, sd.faceN);
+        float2 dBarydx, dBarydy;
+        barycentricDifferentials(ray.diff, tri.edge01, tri.edge02, sd.faceN, dBarydx, dBarydy);
+        const float3 n = normalize(tri.unnormalizedN);
+        if (eta == 1.f)
+            reflectRayDifferential(ray.diff, rayDir, tri, n, dBarydx, dBarydy);
+        else if (!refractRayDifferential(ray.diff, rayDir, tri, n, dBarydx, dBarydy, eta, out.refracted))
+        {
+            reflectRayDifferential(ray.diff, rayDir, tri, n, dBarydx, dBarydy);
+            out.tir = true;
+        }
+        return out;
+    }
+    // Ray cones: the surface's spread from the normal's change across the pixel (Combo) or from
+    // the triangle's curvature (Unified).
+    const float pixelSpread = pixelSpreadAngle(cd, frameDim.y());
+    float surfaceSpread;
+    if (mRayConeMode == RayConeMode::Combo)
+    {
+        const RayDiff diff = RayDiff{float3(0.f), float3(0.f), dDdx, dDdy}.propagate(rayDir, hitT, N);
+        float2 dBarydx, dBarydy;
+        barycentricDifferentials(diff, tri.edge01, tri.edge02, sd.faceN, dBarydx, dBarydy);
+        float3 dNdx, dNdy;
+        normalDifferentials(tri, dBarydx, dBarydy, dNdx, dNdy);
+        const Camera& camera = scene.getCamera();
+        const float3 right = normalize(camera.computeNonNormalizedRayDirPinhole(pixel + uint2(1, 0), frameDim)) - rayDir;
+        const float3 up = normalize(camera.computeNonNormalizedRayDirPinhole(pixel + uint2(0, 1), frameDim)) - rayDir;
+        surfaceSpread = screenSpaceSurfaceSpreadAngle(right, up, dNdx, dNdy);
+    }
+    else
+        surfaceSpread = spreadAngleFromCurvature(getTriangleCurvatures(scene, g.hit).acrossRay(rayDir), hitT * pixelSpread, rayDir, N);
+    if (mUseRoughnessToVariance)
+        surfaceSpread += roughnessToSpread(props.roughness);
+    ray.cone = RayCone{0.f, pixelSpread}.propagateDistance(hitT);
+    if (eta == 1.f)
+        ray.cone = ray.cone.addToSpreadAngle(2.f * surfaceSpread); // A mirror doubles the normal's spread.
+    else if (!refractRayCone(ray.cone, rayDir, N, surfaceSpread, eta, out.refracted))
+    {
+        ray.cone = ray.cone.addToSpreadAngle(surfaceSpread);
+        out.tir = true;
+    }
+    return out;
+}
+
+void WhittedRayTracer::traceScatterRay(ScatterRay& ray, float3& L, UniformSampleGenerator& sg) const
+{
+    const Scene& scene = *mpScene;
+    const Scene::RenderSettings& settings = scene.getRenderSettings();
+    const TriangleHit hit = scene.closestHit(falcor::Ray{ray.origin, 0.f, ray.dir});
+    if (!hit.isValid())
+    {
+        ray.terminated = true;
+        const EnvMap* env = scene.getEnvMap();
+        if (env && settings.useEnvLight && env->intensity > 0.f)
+        {
+            float lod = 0.f;
+            if (mTexLODMode == TexLODMode::RayCones)
+                lod = environmentMapLod(ray.cone.spreadAngle, envMapHeight(*env));
+            else if (mTexLODMode == TexLODMode::RayDiffs)
+                lod = environmentMapLod(ray.diff.dDdx, ray.diff.dDdy, envMapHeight(*env));
+            L += ray.thp * env->eval(ray.dir, lod);
+        }
+        return;
+    }
+    HitFootprint fp = footprintAtHit(hit, ray);
+    const MaterialInstance mi = createMaterialInstance(fp.sd, fp.lod, kHintNone);
+    const BSDFProperties props = mi.getProperties();
+    if (mTexLODMode == TexLODMode::RayCones)
+    {
+        // The cone's spread grows here, after the material gives the roughness.
+        if (mUseRoughnessToVariance)
+            fp.surfaceSpread += roughnessToSpread(props.roughness);
+        if (fp.eta == 1.f)
+            ray.cone = ray.cone.addToSpreadAngle(2.f * fp.surfaceSpread);
+        else if (!refractRayCone(ray.cone, ray.dir, flippedShadingNormal(fp.sd), fp.surfaceSpread, fp.eta, fp.refracted))
+        {
+            ray.cone = ray.cone.addToSpreadAngle(fp.surfaceSpread);
+            fp.tir = true;
+        }
+    }
+    if (settings.useEmissiveLights)
+        L += ray.thp * props.emission;
+    if (ray.pathLength >= mMaxBounces)
+    {
+        ray.terminated = true;
+        return;
+    }
+    const float3 origin = fp.sd.computeRayOrigin();
+    if (settings.useAnalyticLights)
+        L += ray.thp * evalDirectAnalytic(fp.sd, mi, origin, sg);
+    if (fp.eta == 1.f || fp.tir)
+    {
+        ray.dir = mirror(ray.dir, fp.normalW);
+        ray.origin = origin;
+        const float3& s = props.specularReflectance;
+        ray.thp *= fp.tir ? 1.f : (s.x() + s.y() + s.z()) / 3.f;
+    }
+    else
+    {
+        ray.dir = fp.refracted;
+        ray.origin = fp.sd.computeRayOrigin(false);
+        ray.thp *= 1.f - props.roughness;
+        ray.hasHitRefractiveMaterial = true;
+    }
+    ++ray.pathLength;
+    ray.terminated = maxComponent(ray.thp) < kMinThroughput;
+}
+
+WhittedRayTracer::HitFootprint WhittedRayTracer::footprintAtHit(const TriangleHit& hit, ScatterRay& ray) const
+{
+    const Scene& scene = *mpScene;
+    const float3 rayDir = ray.dir;
+    const Scene::VertexData v = scene.getVertexData(hit, rayDir);
+    const uint32_t materialID = scene.getInstance(hit.instanceID).materialID;
+    HitFootprint fp;
+    fp.normalW = v.normalW;
+    fp.sd = prepareShadingData(v, materialID, scene.getMaterial(materialID), -rayDir);
+    fp.eta = relativeIoR(fp.sd);
+    if (mTexLODMode == TexLODMode::RayCones)
+    {
+        const float coneWidth = ray.cone.spreadAngle * hit.t + ray.cone.width;
+        fp.surfaceSpread = spreadAngleFromCurvature(getTriangleCurvatures(scene, hit).average(), coneWidth, rayDir, v.normalW);
+        ray.cone = ray.cone.propagateDistance(hit.t);
+        const TriangleCorners corners = getTriangleCorners(scene, hit);
+        if (isIsotropic(mRayConeFilterMode, ray.hasHitRefractiveMaterial))
+            fp.lod = TextureLod::rayCone(ray.cone.computeLod(rayConeTriangleLodConstant(corners.posW, corners.texC), rayDir, v.normalW));
+        else
+        {
+            // Falcor passes the cone's width as the footprint's radius.
+            fp.lod = TextureLod::gradients(float2(0.f), float2(0.f));
+            rayConeGradients(corners, v, rayDir, ray.cone.width, fp.lod.ddx, fp.lod.ddy);
+        }
+    }
+    else if (mTexLODMode == TexLODMode::RayDiffs)
+    {
+        ray.diff = ray.diff.propagate(rayDir, hit.t, v.faceNormalW);
+        const RayDiffTriangle tri = getRayDiffTriangle(scene, hit, rayDir);
+        float2 dBarydx, dBarydy, dUVdx, dUVdy;
+        barycentricDifferentials(ray.diff, tri.edge01, tri.edge02, v.faceNormalW, dBarydx, dBarydy);
+        interpolateDifferentials(dBarydx, dBarydy, tri.texC, dUVdx, dUVdy);
+        fp.lod = isIsotropic(mRayDiffFilterMode, ray.hasHitRefractiveMaterial) ? TextureLod::rayDiffsIsotropic(dUVdx, dUVdy)
+                                                                               : TextureLod::gradients(dUVdx, dUVdy);
+        if (fp.eta == 1.f)
+            reflectRayDifferential(ray.diff, rayDir, tri, v.normalW, dBarydx, dBarydy);
+        else if (!refractRayDifferential(ray.diff, rayDir, tri, normalize(tri.unnormalizedN), dBarydx, dBarydy, fp.eta, fp.refracted))
+        {
+            reflectRayDifferential(ray.diff, rayDir, tri, v.normalW, dBarydx, dBarydy);
+            fp.tir = true;
+        }
+    }
+    else if (fp.eta != 1.f)
+        fp.tir = !refractWithTIR(rayDir, flippedShadingNormal(fp.sd), fp.eta, fp.refracted);
+    return fp;
 }
 
 float3 WhittedRayTracer::evalDirectAnalytic(const ShadingData& sd, const MaterialInstance& mi, const float3& origin,

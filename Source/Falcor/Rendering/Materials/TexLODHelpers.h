@@ -1,5 +1,7 @@
 #pragma once
 #include "Core/Enum.h"
+#include "Rendering/Materials/RayCone.h"
+#include "Rendering/Materials/RayDiff.h"
 #include "Rendering/Materials/TextureLod.h"
 #include "Scene/Camera.h"
 #include "Scene/Scene.h"
@@ -7,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
-// Texture level of detail from ray footprints (Falcor's TexLODHelpers): uv gradients of a hit
-// from ray cones or ray differentials, for TextureLod.
+// Texture level of detail from ray footprints (Falcor's TexLODHelpers): the scene's side of
+// ray cones (RayCone.h) and ray differentials (RayDiff.h), and uv gradients of primary hits.
 namespace falcor
 {
 /// How material lookups choose a texture level of detail (Falcor's TexLODMode).
@@ -17,7 +19,7 @@ enum class TexLODMode : uint32_t
     Mip0,       ///< Finest mip.
     RayCones,   ///< Anisotropic ray-cone footprint.
     RayDiffs,   ///< Ray differentials.
-    Stochastic, ///< Stochastic texture filtering (passes that lack it fall back to Mip0 and say so).
+    Stochastic, ///< Declared by Falcor 8, whose passes all sample it as Mip0 (its stochastic sampler is unused); so do ours.
 };
 FALCOR_ENUM_INFO(TexLODMode, {{TexLODMode::Mip0, "Mip0"},
                               {TexLODMode::RayCones, "RayCones"},
@@ -43,6 +45,48 @@ inline TriangleCorners getTriangleCorners(const Scene& scene, const TriangleHit&
         c.texC[i] = tri[i] < mesh.texCrds.size() ? mesh.texCrds[tri[i]] : float2(0.f);
     }
     return c;
+}
+
+/// The hit triangle for ray differentials: world-space edges and vertex normals (the normal
+/// matrix applied, not normalized), their interpolation at the hit, all turned against the ray.
+inline RayDiffTriangle getRayDiffTriangle(const Scene& scene, const TriangleHit& hit, const float3& rayDir)
+{
+    const Scene::Instance& instance = scene.getInstance(hit.instanceID);
+    const Scene::Mesh& mesh = scene.getMesh(instance.meshID);
+    const uint3& tri = mesh.triangles[hit.primitiveIndex];
+    const float3x3 linear{{instance.worldMatrix[0].xyz(), instance.worldMatrix[1].xyz(), instance.worldMatrix[2].xyz()}};
+    RayDiffTriangle t;
+    t.edge01 = mul(linear, mesh.positions[tri[1]] - mesh.positions[tri[0]]);
+    t.edge02 = mul(linear, mesh.positions[tri[2]] - mesh.positions[tri[0]]);
+    const float weights[3] = {1.f - hit.barycentrics.x() - hit.barycentrics.y(), hit.barycentrics.x(), hit.barycentrics.y()};
+    t.unnormalizedN = float3(0.f);
+    for (int i = 0; i < 3; ++i)
+    {
+        t.normals[i] = tri[i] < mesh.normals.size() ? mul(instance.normalMatrix, mesh.normals[tri[i]]) : float3(0.f);
+        t.unnormalizedN += t.normals[i] * weights[i];
+        t.texC[i] = tri[i] < mesh.texCrds.size() ? mesh.texCrds[tri[i]] : float2(0.f);
+    }
+    if (dot(t.unnormalizedN, rayDir) > 0.f)
+    {
+        t.unnormalizedN = -t.unnormalizedN;
+        for (float3& n : t.normals)
+            n = -n;
+    }
+    return t;
+}
+
+/// Edge curvatures of the hit triangle, from its object-space positions and vertex normals.
+inline TriangleEdgeCurvatures getTriangleCurvatures(const Scene& scene, const TriangleHit& hit)
+{
+    const Scene::Mesh& mesh = scene.getMesh(scene.getInstance(hit.instanceID).meshID);
+    const uint3& tri = mesh.triangles[hit.primitiveIndex];
+    float3 pos[3], normal[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        pos[i] = mesh.positions[tri[i]];
+        normal[i] = tri[i] < mesh.normals.size() ? mesh.normals[tri[i]] : float3(0.f);
+    }
+    return TriangleEdgeCurvatures(pos, normal);
 }
 
 /// uv change across the ray cone's footprint ellipse on the triangle plane (Falcor's
@@ -102,10 +146,9 @@ inline float pixelSpreadAngle(const CameraData& cd, uint32_t frameHeight)
 /// (normalized `dir`, the hit `t` along it).
 inline TextureLod primaryHitRayDiffsLod(const Scene& scene, const TriangleHit& hit, const float3& dir, float t, uint2 frameDim)
 {
-    TextureLod lod;
+    TextureLod lod = TextureLod::gradients(float2(0.f), float2(0.f));
     rayDifferentialGradients(getTriangleCorners(scene, hit), scene.getCamera().getData(), dir, t, float2(1.f) / float2(frameDim), lod.ddx,
                              lod.ddy);
-    lod.fromGradients = true;
     return lod;
 }
 /// The texture LOD of a primary hit from a ray cone of one pixel's spread (isotropic footprint
@@ -113,10 +156,9 @@ inline TextureLod primaryHitRayDiffsLod(const Scene& scene, const TriangleHit& h
 inline TextureLod primaryHitRayConesLod(const Scene& scene, const TriangleHit& hit, const Scene::VertexData& v, const float3& dir, float t,
                                         uint32_t frameHeight)
 {
-    TextureLod lod;
+    TextureLod lod = TextureLod::gradients(float2(0.f), float2(0.f));
     const float coneWidth = t * std::tan(pixelSpreadAngle(scene.getCamera().getData(), frameHeight));
     rayConeGradients(getTriangleCorners(scene, hit), v, dir, coneWidth, lod.ddx, lod.ddy);
-    lod.fromGradients = true;
     return lod;
 }
 } // namespace falcor
