@@ -83,9 +83,9 @@ void PathTracer::rebuildLights()
     mLightsUpdateCount = mpScene->getUpdateCount();
     mpEmissiveLights = std::make_unique<EmissiveLightCollection>(*mpScene);
     if (mParams.emissiveSampler == EmissiveLightSamplerType::LightBVH)
-        mpLightBVH = std::make_unique<LightBVH>(*mpEmissiveLights, mParams.bvhMaxTrianglesPerLeaf, mParams.bvhBinCount);
+        mpLightBVH = std::make_unique<LightBVH>(*mpEmissiveLights, mParams.bvhOptions.build);
     mEmissiveSampler = EmissiveLightSampler(mpEmissiveLights.get(), &mpScene->getMaterials(), mParams.emissiveSampler, mpLightBVH.get(),
-                                            mParams.bvhSamplerOptions);
+                                            mParams.bvhOptions.sampler);
     if (const EnvMap* envMap = mpScene->getEnvMap())
     {
         if (!mpEnvMapSampler || !mpEnvMapSampler->isBuiltFor(*envMap))

@@ -25,32 +25,6 @@ const PropertyValue& parseDict(const PropertyValue& value, const std::string& ke
     return value;
 }
 
-/// Falcor's LightBVHSampler options: the sampling switches and the builder's leaf size and bin
-/// count; the builder's other heuristics choices are accepted and reported as not used.
-void parseLightBVHOptions(const PropertyValue& dict, PathTracerParams& p)
-{
-    for (const auto& [key, value] : parseDict(dict, "lightBVHOptions").getObject())
-    {
-        const std::string name = "lightBVHOptions." + key;
-        if (key == "useBoundingCone") p.bvhSamplerOptions.useBoundingCone = value.as<bool>(name);
-        else if (key == "useLightingCone") p.bvhSamplerOptions.useLightingCone = value.as<bool>(name);
-        else if (key == "disableNodeFlux") p.bvhSamplerOptions.disableNodeFlux = value.as<bool>(name);
-        else if (key == "useUniformTriangleSampling") p.bvhSamplerOptions.useUniformTriangleSampling = value.as<bool>(name);
-        else if (key == "buildOptions")
-        {
-            for (const auto& [buildKey, buildValue] : parseDict(value, name).getObject())
-            {
-                if (buildKey == "maxTriangleCountPerLeaf") p.bvhMaxTrianglesPerLeaf = std::max(1u, buildValue.as<uint32_t>(name + "." + buildKey));
-                else if (buildKey == "binCount") p.bvhBinCount = std::max(2u, buildValue.as<uint32_t>(name + "." + buildKey));
-                else logWarningOnce("PathTracer: '", name, ".", buildKey, "' is accepted but not used (the light BVH is built by binned SAOH).");
-            }
-        }
-        else
-            logWarningOnce("PathTracer: '", name, "' is accepted but not used (bounds are spheres; leaf triangles are picked uniformly).");
-    }
-    if (!p.bvhSamplerOptions.useUniformTriangleSampling)
-        logWarningOnce("PathTracer: 'lightBVHOptions.useUniformTriangleSampling' False is not implemented; leaf triangles are picked uniformly.");
-}
 } // namespace
 
 void PathTracerParams::parse(const Properties& props, const std::function<void(const std::string&)>& warnUnknown)
@@ -73,7 +47,7 @@ void PathTracerParams::parse(const Properties& props, const std::function<void(c
         else if (key == "misHeuristic") p.misHeuristic = value.as<MISHeuristic>(key);
         else if (key == "misPowerExponent") p.misPowerExponent = value.as<float>(key);
         else if (key == "emissiveSampler") p.emissiveSampler = value.as<EmissiveLightSamplerType>(key);
-        else if (key == "lightBVHOptions") p.lightBVHOptions = parseDict(value, key), parseLightBVHOptions(value, p);
+        else if (key == "lightBVHOptions") p.lightBVHOptions = parseDict(value, key), p.bvhOptions = LightBVHOptions::fromDict(value, key);
         else if (key == "useRTXDI") p.useRTXDI = value.as<bool>(key);
         else if (key == "RTXDIOptions") p.RTXDIOptions = parseDict(value, key);
         else if (key == "useAlphaTest") p.useAlphaTest = value.as<bool>(key);

@@ -3,7 +3,7 @@
 #include "Core/Properties.h"
 #include "RenderGraph/RenderPass.h"
 #include "Rendering/Lights/EmissiveLightSampler.h"
-#include "Rendering/Lights/LightBVHSampler.h"
+#include "Rendering/Lights/LightBVHOptions.h"
 #include "Rendering/Materials/TexLODHelpers.h"
 #include <cstdint>
 
@@ -52,8 +52,7 @@ struct PathTracerParams
     float misPowerExponent = 2.f;
     EmissiveLightSamplerType emissiveSampler = EmissiveLightSamplerType::LightBVH;
     PropertyValue lightBVHOptions = PropertyValue::Object{}; ///< As given (returned as is); parsed into the two below.
-    LightBVHSamplerOptions bvhSamplerOptions;
-    uint32_t bvhMaxTrianglesPerLeaf = 10, bvhBinCount = 16;
+    LightBVHOptions bvhOptions;
     bool useRTXDI = false;
     PropertyValue RTXDIOptions = PropertyValue::Object{};
     // Material

@@ -28,7 +28,9 @@ def block_means(scene, props, size=32, frames=256, block=8):
         ("EnvMap.pyscene", [{"useNEE": False}, {"useMIS": False}, {"misHeuristic": "PowerExp", "misPowerExponent": 3.0}]),
         ("Lights.pyscene", [{"useMIS": False}, {"useRussianRoulette": True}, {"emissiveSampler": "Null"}, {"emissiveSampler": "Uniform"},
                             {"emissiveSampler": "LightBVH", "lightBVHOptions": {"buildOptions": {"maxTriangleCountPerLeaf": 1}}},
-                            {"emissiveSampler": "LightBVH", "lightBVHOptions": {"useBoundingCone": False, "useLightingCone": False}}]),
+                            {"emissiveSampler": "LightBVH", "lightBVHOptions": {"useBoundingCone": False, "useLightingCone": False}},
+                            {"emissiveSampler": "LightBVH", "lightBVHOptions": {"useUniformTriangleSampling": False, "solidAngleBoundMethod": "BoxToCenter",
+                                                                                "buildOptions": {"splitHeuristicSelection": "BinnedSAH"}}}]),
     ],
 )
 def test_sampling_strategies_converge_to_the_same_image(scene, strategies):

@@ -93,17 +93,33 @@ def test_env_map_sampler_chi_square_and_radiance():
     np.testing.assert_allclose(s["Le"][:1000], sampler.eval(s["dir"][:1000]), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("kind", ["Uniform", "Power", "LightBVH"])
+# The PathTracer's lightBVHOptions: every split heuristic and builder switch, the three solid-angle
+# bounds, importance sampling inside leaves.
+BVH_OPTIONS = {
+    "default": None,
+    "Equal": {"buildOptions": {"splitHeuristicSelection": "Equal", "maxTriangleCountPerLeaf": 3}},
+    "BinnedSAH-volume": {"buildOptions": {"splitHeuristicSelection": "BinnedSAH", "useVolumeOverSA": True, "binCount": 8},
+                         "solidAngleBoundMethod": "BoxToCenter"},
+    "SAOH-largest-deep": {"buildOptions": {"splitAlongLargest": True, "createLeavesASAP": False, "useLeafCreationCost": False,
+                                           "usePreintegration": False, "useLightingCones": False},
+                          "solidAngleBoundMethod": "BoxToAverage"},
+    "leaf-importance": {"buildOptions": {"maxTriangleCountPerLeaf": 8}, "useUniformTriangleSampling": False,
+                        "useBoundingCone": False, "disableNodeFlux": True},
+}
+SAMPLERS = [("Uniform", None), ("Power", None)] + [("LightBVH", name) for name in BVH_OPTIONS]
+
+
+@pytest.mark.parametrize("kind, bvh_options", SAMPLERS, ids=[k if o is None else f"{k}-{o}" for k, o in SAMPLERS])
 # Shading points that see every emitter unoccluded (the pdf is evaluated by tracing to the emitter).
 @pytest.mark.parametrize("scene_name, pos, normal", [("CornellBox.pyscene", (-0.1, 0.001, 0.25), (0, 1, 0)),
                                                      ("Lights.pyscene", (1.2, 0.3, 1.2), (0, 1, 0))])
 @pytest.mark.parametrize("upper_only", [False, True])
-def test_emissive_sampler(kind, scene_name, pos, normal, upper_only):
+def test_emissive_sampler(kind, bvh_options, scene_name, pos, normal, upper_only):
     """The triangles picked follow the selection probabilities (chi-square over triangles, exact
     expectations), these sum to one, and each sample's solid-angle pdf is the one evaluated for
     a ray that hits the same point (as MIS does). Points are uniform on triangles by construction."""
     scene = falcor.load_scene(str(SCENES / scene_name))
-    sampler = R.EmissiveLightSampler(scene.native, kind)
+    sampler = R.EmissiveLightSampler(scene.native, kind, BVH_OPTIONS[bvh_options] if bvh_options else None)
     selection = sampler.selection_pdf(pos, normal, upper_only).astype(np.float64)
     # Uniform and power selection always pick; the BVH gives up where no node can light the
     # point (its bounds prove every emitter faces away): that mass is the "none" outcome.
@@ -133,3 +149,25 @@ def test_light_bvh_favours_the_lights_that_matter():
     useful_uniform = s["valid"].mean()
     useful_bvh = bvh.sample(pos, normal, False, 20000, seed=1)["valid"].mean()
     assert useful_bvh > useful_uniform + 0.1, (useful_bvh, useful_uniform)
+
+
+def test_light_bvh_options_errors_name_the_key():
+    scene = falcor.load_scene(str(SCENES / "Lights.pyscene"))
+    with pytest.raises(Exception, match="lightBVHOptions.buildOptions.splitHeuristicSelection"):
+        R.EmissiveLightSampler(scene.native, "LightBVH", {"buildOptions": {"splitHeuristicSelection": "Median"}})
+    with pytest.raises(Exception, match="lightBVHOptions.solidAngleBoundMethod"):
+        R.EmissiveLightSampler(scene.native, "LightBVH", {"solidAngleBoundMethod": 3.5})
+    with pytest.raises(Exception, match="lightBVHOptions.buildOptions"):
+        R.EmissiveLightSampler(scene.native, "LightBVH", {"buildOptions": 4})
+
+
+def test_light_bvh_importance_inside_leaves_favours_near_triangles():
+    """With whole-sphere leaves, importance sampling inside a leaf puts more probability on the
+    triangles facing the point than uniform leaf sampling does."""
+    scene = falcor.load_scene(str(SCENES / "Lights.pyscene"))
+    pos, normal = (1.2, 0.3, 1.2), (0, 1, 0)
+    big_leaves = {"buildOptions": {"maxTriangleCountPerLeaf": 64}}
+    uniform = R.EmissiveLightSampler(scene.native, "LightBVH", big_leaves)
+    importance = R.EmissiveLightSampler(scene.native, "LightBVH", {**big_leaves, "useUniformTriangleSampling": False})
+    useful = [s.sample(pos, normal, False, 20000, seed=1)["valid"].mean() for s in (uniform, importance)]
+    assert useful[1] > useful[0] + 0.1, useful

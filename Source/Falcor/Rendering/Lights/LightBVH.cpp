@@ -54,11 +54,15 @@ float orientationMeasure(const Cone& c)
     return 2.f * kPi * (1.f - cosO) + 0.5f * kPi * (2.f * thetaW * sinO - std::cos(thetaO - 2.f * thetaW) - 2.f * thetaO * sinO + cosO);
 }
 
-float surfaceArea(const AABB& box)
+/// The box measure split costs use: surface area, or (useVolumeOverSA) volume with zero
+/// dimensions replaced by `epsilon`.
+float boxMeasure(const AABB& box, const LightBVH::BuildOptions& options)
 {
     if (!box.valid())
         return 0.f;
     const float3 e = box.extent();
+    if (options.useVolumeOverSA)
+        return std::max(e.x(), options.volumeEpsilon) * std::max(e.y(), options.volumeEpsilon) * std::max(e.z(), options.volumeEpsilon);
     return 2.f * (e.x() * e.y() + e.y() * e.z() + e.z() * e.x());
 }
 
@@ -68,15 +72,33 @@ struct Bounds
     AABB box;
     Cone cone;
     float flux = 0.f;
+    uint32_t count = 0;
 
     void include(const Bounds& o)
     {
         box.include(o.box);
         cone = merge(cone, o.cone);
         flux += o.flux;
+        count += o.count;
     }
-    float cost() const { return flux * surfaceArea(box) * orientationMeasure(cone); }
+    /// The split cost of a node holding these triangles under the builder's heuristic.
+    float cost(const LightBVH::BuildOptions& options) const
+    {
+        if (count == 0)
+            return 0.f;
+        const float measure = boxMeasure(box, options);
+        if (options.splitHeuristicSelection == LightBVHSplitHeuristic::BinnedSAH)
+            return measure * float(count);
+        const float power = options.usePreintegration ? flux : 1.f;
+        const float orientation = options.useLightingCones ? orientationMeasure(cone) : 1.f;
+        return power * measure * orientation;
+    }
 };
+
+int longestAxis(const float3& extent)
+{
+    return extent.z() >= extent.x() && extent.z() >= extent.y() ? 2 : extent.y() >= extent.x() ? 1 : 0;
+}
 } // namespace
 
 struct LightBVH::BuildItem
@@ -86,27 +108,43 @@ struct LightBVH::BuildItem
     Bounds bounds;
 };
 
-LightBVH::LightBVH(const EmissiveLightCollection& lights, uint32_t maxTrianglesPerLeaf, uint32_t binCount)
-    : mMaxTrianglesPerLeaf(std::max(1u, maxTrianglesPerLeaf)), mBinCount(std::max(2u, binCount))
+/// Where to split a node: along `axis`, the first `mid` - begin triangles (in centroid order)
+/// to the left. Invalid (a leaf) when `axis` < 0.
+struct LightBVH::Split
 {
+    int axis = -1;
+    uint32_t mid = 0;
+    float cost = INFINITY;
+    bool isValid() const { return axis >= 0; }
+};
+
+LightBVH::LightBVH(const EmissiveLightCollection& lights, const BuildOptions& options) : mpLights(&lights), mOptions(options)
+{
+    mOptions.maxTriangleCountPerLeaf = std::max(1u, mOptions.maxTriangleCountPerLeaf);
+    mOptions.binCount = std::max(2u, mOptions.binCount);
     const uint32_t count = lights.getTriangleCount();
-    if (count == 0)
-        return;
-    std::vector<BuildItem> items(count);
+    mTriangleLeaf.assign(count, kInvalidIndex);
+    std::vector<BuildItem> items;
+    items.reserve(count);
     for (uint32_t i = 0; i < count; ++i)
     {
         const auto& tri = lights.getTriangle(i);
-        BuildItem& item = items[i];
+        if (mOptions.usePreintegration && !(tri.flux > 0.f))
+            continue; // Falcor culls triangles that emit nothing.
+        BuildItem item;
         item.triangle = i;
         for (const float3& p : tri.posW)
             item.bounds.box.include(p);
         item.centroid = item.bounds.box.center();
         item.bounds.cone = {tri.normalW, 0.f};
         item.bounds.flux = tri.flux;
+        item.bounds.count = 1;
+        items.push_back(item);
     }
-    mTriangleLeaf.assign(count, kInvalidIndex);
-    mNodes.reserve(2 * count / mMaxTrianglesPerLeaf + 1);
-    build(items, 0, count, kInvalidIndex);
+    if (items.empty())
+        return;
+    mNodes.reserve(2 * items.size() / mOptions.maxTriangleCountPerLeaf + 1);
+    build(items, 0, uint32_t(items.size()), kInvalidIndex);
 }
 
 uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t parent)
@@ -125,8 +163,9 @@ uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t
         node.cosConeAngle = bounds.cone.theta >= kPi ? kInvalidCosConeAngle : std::cos(bounds.cone.theta);
         node.parent = parent;
     }
-    uint32_t mid;
-    if (end - begin <= mMaxTrianglesPerLeaf || !findSplit(items, begin, end, mid))
+    const bool trySplitting = end - begin > (mOptions.createLeavesASAP ? mOptions.maxTriangleCountPerLeaf : 1u);
+    const Split split = trySplitting ? findSplit(items, begin, end) : Split{};
+    if (!split.isValid())
     {
         Node& node = mNodes[index];
         node.firstTriangle = uint32_t(mLeafTriangles.size());
@@ -138,62 +177,65 @@ uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t
         }
         return index;
     }
-    build(items, begin, mid, index);
-    const uint32_t right = build(items, mid, end, index);
+    // The `mid` - begin triangles with the smallest centroids along the axis go left.
+    std::nth_element(items.begin() + begin, items.begin() + split.mid, items.begin() + end,
+                     [axis = split.axis](const BuildItem& a, const BuildItem& b) { return a.centroid[axis] < b.centroid[axis]; });
+    build(items, begin, split.mid, index);
+    const uint32_t right = build(items, split.mid, end, index);
     mNodes[index].rightChild = right;
     return index;
 }
 
-bool LightBVH::findSplit(std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t& mid) const
+LightBVH::Split LightBVH::findSplit(std::vector<BuildItem>& items, uint32_t begin, uint32_t end) const
+{
+    Bounds node;
+    for (uint32_t i = begin; i < end; ++i)
+        node.include(items[i].bounds);
+    const uint32_t count = end - begin;
+    const Split equal{longestAxis(node.box.extent()), begin + count / 2, INFINITY};
+    if (mOptions.splitHeuristicSelection == LightBVHSplitHeuristic::Equal)
+        return equal;
+    const Split best = findBinnedSplit(items, begin, end);
+    // No split separates the triangles: a leaf if one may hold them, else halves (as Falcor).
+    if (!best.isValid())
+        return count <= mOptions.maxTriangleCountPerLeaf ? Split{} : equal;
+    if (mOptions.useLeafCreationCost && count <= mOptions.maxTriangleCountPerLeaf && node.cost(mOptions) <= best.cost)
+        return Split{};
+    return best;
+}
+
+LightBVH::Split LightBVH::findBinnedSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end) const
 {
     AABB centroids;
     for (uint32_t i = begin; i < end; ++i)
         centroids.include(items[i].centroid);
     const float3 extent = centroids.extent();
     const float maxExtent = std::max(extent.x(), std::max(extent.y(), extent.z()));
-    if (!(maxExtent > 0.f))
-    {
-        // Coincident centroids: split by count to keep leaves small.
-        mid = begin + (end - begin) / 2;
-        return true;
-    }
-
-    float bestCost = INFINITY;
-    int bestAxis = -1;
-    uint32_t bestBin = 0;
-    std::vector<Bounds> bins(mBinCount), suffix(mBinCount);
+    const uint32_t binCount = mOptions.binCount;
+    Split best;
+    std::vector<Bounds> bins(binCount), suffix(binCount);
     for (int axis = 0; axis < 3; ++axis)
     {
-        if (!(extent[axis] > 0.f))
+        if (!(extent[axis] > 0.f) || (mOptions.splitAlongLargest && axis != longestAxis(extent)))
             continue;
         std::fill(bins.begin(), bins.end(), Bounds{});
-        auto binOf = [&](const BuildItem& it) {
-            const float t = (it.centroid[axis] - centroids.minPoint[axis]) / extent[axis];
-            return std::min(uint32_t(t * float(mBinCount)), mBinCount - 1);
-        };
+        const float scale = float(binCount) / extent[axis];
         for (uint32_t i = begin; i < end; ++i)
-            bins[binOf(items[i])].include(items[i].bounds);
-        suffix[mBinCount - 1] = bins[mBinCount - 1];
-        for (int b = int(mBinCount) - 2; b >= 0; --b)
+            bins[std::min(uint32_t((items[i].centroid[axis] - centroids.minPoint[axis]) * scale), binCount - 1)].include(items[i].bounds);
+        suffix[binCount - 1] = bins[binCount - 1];
+        for (int b = int(binCount) - 2; b >= 0; --b)
             (suffix[b] = suffix[b + 1]).include(bins[b]);
-        // Thin boxes favour splits along their long axis (the SAOH's regularization K_r).
-        const float kr = maxExtent / extent[axis];
+        // The SAOH favours splits along the long axis of thin boxes (its regularization K_r).
+        const float kr = mOptions.splitHeuristicSelection == LightBVHSplitHeuristic::BinnedSAOH ? maxExtent / extent[axis] : 1.f;
         Bounds left;
-        for (uint32_t b = 0; b + 1 < mBinCount; ++b)
+        for (uint32_t b = 0; b + 1 < binCount; ++b)
         {
             left.include(bins[b]);
-            const float cost = kr * (left.cost() + suffix[b + 1].cost());
-            if (cost < bestCost && left.box.valid() && suffix[b + 1].box.valid())
-                bestCost = cost, bestAxis = axis, bestBin = b;
+            const float cost = kr * (left.cost(mOptions) + suffix[b + 1].cost(mOptions));
+            if (cost < best.cost && left.count > 0 && suffix[b + 1].count > 0)
+                best = {axis, begin + left.count, cost};
         }
     }
-    if (bestAxis < 0)
-        return false;
-    const float t0 = centroids.minPoint[bestAxis], scale = float(mBinCount) / extent[bestAxis];
-    auto it = std::partition(items.begin() + begin, items.begin() + end, [&](const BuildItem& item) {
-        return std::min(uint32_t((item.centroid[bestAxis] - t0) * scale), mBinCount - 1) <= bestBin;
-    });
-    mid = uint32_t(it - items.begin());
-    return mid > begin && mid < end;
+    return best;
 }
 } // namespace falcor

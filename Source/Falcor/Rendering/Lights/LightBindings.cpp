@@ -5,6 +5,7 @@
 #include "Rendering/Lights/EmissiveLightSampler.h"
 #include "Rendering/Lights/EnvMapSampler.h"
 #include "Rendering/Lights/LightBVH.h"
+#include "Rendering/Lights/LightBVHOptions.h"
 #include "Rendering/Lights/LightHelpers.h"
 #include "Scene/ShadingData.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
@@ -61,12 +62,12 @@ struct EmissiveSamplerBinding
     std::unique_ptr<LightBVH> bvh;
     EmissiveLightSampler sampler;
 
-    EmissiveSamplerBinding(std::shared_ptr<Scene> s, EmissiveLightSamplerType type) : scene(std::move(s))
+    EmissiveSamplerBinding(std::shared_ptr<Scene> s, EmissiveLightSamplerType type, const LightBVHOptions& options) : scene(std::move(s))
     {
         lights = std::make_unique<EmissiveLightCollection>(*scene);
         if (type == EmissiveLightSamplerType::LightBVH)
-            bvh = std::make_unique<LightBVH>(*lights);
-        sampler = EmissiveLightSampler(lights.get(), &scene->getMaterials(), type, bvh.get());
+            bvh = std::make_unique<LightBVH>(*lights, options.build);
+        sampler = EmissiveLightSampler(lights.get(), &scene->getMaterials(), type, bvh.get(), options.sampler);
     }
 
     /// Density of each direction from (posW, normalW): the emissive surface a ray along it hits.
@@ -161,10 +162,14 @@ void registerLightBindings(py::module_& root)
             "dirs"_a);
 
     py::class_<EmissiveSamplerBinding>(m, "EmissiveLightSampler", "A scene's emissive triangles with the Uniform, Power or LightBVH sampler.")
-        .def(py::init([](const std::shared_ptr<Scene>& scene, const std::string& type) {
-                 return std::make_unique<EmissiveSamplerBinding>(scene, PropertyValue(type).as<EmissiveLightSamplerType>("type"));
+        .def(py::init([](const std::shared_ptr<Scene>& scene, const std::string& type, const py::object& lightBVHOptions) {
+                 const LightBVHOptions options = lightBVHOptions.is_none()
+                                                     ? LightBVHOptions{}
+                                                     : LightBVHOptions::fromDict(toPropertyValue(lightBVHOptions, "lightBVHOptions"), "lightBVHOptions");
+                 return std::make_unique<EmissiveSamplerBinding>(scene, PropertyValue(type).as<EmissiveLightSamplerType>("type"), options);
              }),
-             "scene"_a, "type"_a)
+             "scene"_a, "type"_a, "light_bvh_options"_a = py::none(),
+             "type: 'Uniform', 'Power' or 'LightBVH'; light_bvh_options: the PathTracer's `lightBVHOptions` dict.")
         .def(
             "sample",
             [](const EmissiveSamplerBinding& b, const py::object& pos, const py::object& normal, bool upperOnly, uint32_t count, uint32_t seed) {
