@@ -1,6 +1,7 @@
 """MERL measured BRDFs: the file loader (on tables the test writes), lookup against a known
 table, sampling against pdf, rendering through a scene material, and files that do not parse."""
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -135,12 +136,17 @@ def test_merl_mix_picks_the_table_of_each_texel(tmp_path, lambert_table):
     Image.fromarray(np.array([[[0, 0, 0], [1, 0, 0], [2, 0, 0]]], np.uint8)).save(index)
     env = tmp_path / "white.exr"
     write_exr(env, np.ones((8, 16, 3), np.float32), half=False)
+    # Copies of the tables, each with a fitted lobe that is (all but 0.1 %) Lambertian: BSDF
+    # sampling then returns each table's albedo within a fraction of a percent per sample.
+    a = tmp_path / "a.binary"
+    a.write_bytes(Path(lambert_table).read_bytes())
+    for table in (a, b):
+        table.with_suffix(".json").write_text('{"base_color_srgb": [0.5, 0.5, 0.5], "roughness": 1.0, "specular": 0.0, "metallic": 0.0}')
     scene = tmp_path / "mix.pyscene"
-    scene.write_text(MIX_SCENE.format(env=env, a=lambert_table, b=b, index=index))
-    # BSDF sampling only: each sample then returns exactly the albedo (cosine-sampled Lambertian).
+    scene.write_text(MIX_SCENE.format(env=env, a=a, b=b, index=index))
     img = falcor.render(scene, spp=4, width=96, height=96, max_bounces=0, properties={"useNEE": False})[..., :3].astype(np.float64)
-    is_a = np.all(np.abs(img - ALBEDO) < 1e-3, axis=-1)
-    is_b = np.all(np.abs(img - other) < 1e-3, axis=-1)
+    is_a = np.all(np.abs(img - ALBEDO) < 0.01, axis=-1)
+    is_b = np.all(np.abs(img - other) < 0.01, axis=-1)
     quad = is_a | is_b
     assert quad.mean() > 0.2
     # Along the texture's u axis (rows or columns, whichever it runs along on screen): A, B, A.
@@ -152,3 +158,64 @@ def test_merl_mix_picks_the_table_of_each_texel(tmp_path, lambert_table):
     else:
         raise AssertionError("no A | B | A layout across the quad")
     assert abs(is_b.sum() / quad.sum() - 1 / 3) < 0.05
+
+
+def write_glossy_merl(path):
+    """A table bright only near the half vector (θh within ~3 degrees), over a dim diffuse floor."""
+    values = np.full(DIMS, 0.02)
+    values[:20] += 4.0  # sqrt-spaced θh bins: the first 20 of 90 reach (20/90)² · 90° ≈ 4.4°.
+    data = np.concatenate([values.ravel() / s for s in SCALES])
+    path.write_bytes(np.asarray(DIMS, "<i4").tobytes() + data.astype("<f8").tobytes())
+    return path
+
+
+def test_the_fitted_lobe_comes_from_the_json_beside_the_table(tmp_path):
+    table = write_merl(tmp_path / "fitted.binary", ALBEDO / math.pi)
+    assert falcor.scene.material.merl_fit(table) == {}  # No sidecar: Falcor's default lobe (warned).
+    (tmp_path / "fitted.json").write_text('{"base_color_srgb": [1.0, 0.5, 0.0], "roughness": 0.25, "specular": 0.5, '
+                                          '"metallic": 0.75, "loss_value": 0.01}')
+    fit = falcor.scene.material.merl_fit(table)
+    np.testing.assert_allclose(fit["baseColor"], [1.0, 0.21404114, 0.0], rtol=1e-6)  # sRGB decoded
+    assert (fit["roughness"], fit["specular"], fit["metallic"]) == (0.25, 0.5, 0.75)
+    (tmp_path / "fitted.json").write_text('{"roughness": 0.25}')  # Incomplete: defaults, as Falcor.
+    assert falcor.scene.material.merl_fit(table) == {}
+
+
+FITS = {
+    "default": {},
+    "glossy": {"baseColor": [0.9, 0.9, 0.9], "roughness": 0.15, "specular": 0.5, "metallic": 1.0},
+    "diffuse": {"baseColor": [0.4, 0.6, 0.8], "roughness": 0.8, "specular": 0.2, "metallic": 0.0},
+}
+
+
+@pytest.mark.parametrize("fit", FITS)
+@pytest.mark.parametrize("wi", [(0.3, 0.2, 0.93), (0.8, 0.0, 0.6)])
+def test_fitted_lobe_sampling_matches_its_pdf(tmp_path, fit, wi):
+    """Samples follow the fitted lobe's pdf (chi-square) and the weights are table / pdf, so they
+    estimate the table's albedo whatever the lobe."""
+    bsdf = R.MERLBSDF(write_merl(tmp_path / "t.binary", ALBEDO / math.pi), fit=FITS[fit])
+    wi = np.array(wi) / np.linalg.norm(wi)
+    s = bsdf.sample(wi, 100_000, seed=3)
+    keep = s["valid"] & (s["pdf"] > 0)
+    p = chi2_pvalue(observed_histogram(s["wo"][keep], 20, 40), expected_histogram(lambda d: bsdf.pdf(wi, d), 20, 40) * len(keep))
+    assert p > 1e-3, p
+    np.testing.assert_allclose(s["pdf"][keep][:2000], bsdf.pdf(wi, s["wo"][keep][:2000]), rtol=2e-3)  # two roundings of the GGX pdf
+    weights = np.where(s["valid"][:, None], s["weight"], 0.0)
+    mean, se = weights.mean(axis=0), weights.std(axis=0) / math.sqrt(len(weights))
+    assert np.all(np.abs(mean - bsdf.albedo(wi[2])) < 5 * se + 2e-3), (mean, se)
+
+
+def test_a_glossy_fit_samples_a_glossy_table_with_less_noise(tmp_path):
+    """The point of the fit: on a glossy table, a glossy lobe's weights vary far less than the
+    default lobe's, for the same expectation."""
+    table = write_glossy_merl(tmp_path / "glossy.binary")
+    wi = np.array([0.5, 0.0, math.sqrt(0.75)])
+    results = {}
+    for name in ("default", "glossy"):
+        fit = {"baseColor": [0.9, 0.9, 0.9], "roughness": 0.25, "specular": 0.5, "metallic": 0.8} if name == "glossy" else {}
+        s = R.MERLBSDF(table, fit=fit).sample(wi, 200_000, seed=7)
+        w = np.where(s["valid"][:, None], s["weight"], 0.0)[:, 0]
+        results[name] = (w.mean(), w.std())
+    (m_default, sd_default), (m_glossy, sd_glossy) = results["default"], results["glossy"]
+    assert abs(m_default - m_glossy) < 5 * math.hypot(sd_default, sd_glossy) / math.sqrt(200_000)
+    assert sd_glossy < 0.5 * sd_default, results

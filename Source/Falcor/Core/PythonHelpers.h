@@ -5,6 +5,11 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+namespace falcor
+{
+struct DiffuseSpecularData;
+}
+
 namespace falcor::python
 {
 namespace py = pybind11;
@@ -31,4 +36,8 @@ vector<T, N> toVector(const py::handle& obj)
         v[i] = seq[i].cast<T>();
     return v;
 }
+
+/// A fitted measured-BRDF lobe from its dict (as falcor.scene.material.merl_fit returns it: baseColor,
+/// roughness, specular, metallic); an empty dict keeps the defaults. Defined in SceneBindings.cpp.
+DiffuseSpecularData toDiffuseSpecularData(const py::dict& d);
 } // namespace falcor::python

@@ -198,17 +198,24 @@ void registerRenderingBindings(py::module_& root)
                     "color"_a, "beta_n"_a);
     bindBSDF("Chiang et al.'s hair BCSDF (HairMaterial): x along the fiber, h the offset across it in [-1, 1].", hair);
 
-    /// A MERL table and the BSDF over it (the BSDF points into the table).
+    /// A MERL table and the BSDF over it (the BSDF points into the table), sampled with its fitted lobe.
     struct MERL
     {
         std::shared_ptr<const MERLBRDF> table;
-        MERLMeasuredBRDF make(const float3& wi) const { return {table.get(), table->albedo(wi.z())}; }
+        DiffuseSpecularData fit;
+        MERLMeasuredBRDF make(const float3& wi) const { return {table.get(), table->albedo(wi.z()), DiffuseSpecularBRDF(fit)}; }
     };
     py::class_<MERL> merl(m, "MERLBSDF");
-    merl.def(py::init([](const std::filesystem::path& path) { return MERL{MERLBRDF::load(path)}; }), "path"_a);
+    merl.def(py::init([](const std::filesystem::path& path, const py::object& fit) {
+                 // The lobe from the JSON file beside the table unless given (as falcor.scene.material.merl_fit returns it).
+                 const py::dict lobe = fit.is_none() ? py::module_::import("falcor.scene.material").attr("merl_fit")(path.string()).cast<py::dict>()
+                                                     : fit.cast<py::dict>();
+                 return MERL{MERLBRDF::load(path), toDiffuseSpecularData(lobe)};
+             }),
+             "path"_a, "fit"_a = py::none());
     merl.def("albedo", [](const MERL& b, float cosTheta) { return toTuple3(b.table->albedo(cosTheta)); }, "cos_theta"_a,
              "Directional albedo for a view at cos θ (the table precomputed at load).");
-    bindBSDF("A MERL measured BRDF (.binary), sampled by cosine.", merl);
+    bindBSDF("A MERL measured BRDF (.binary), importance sampled with its fitted diffuse + GGX lobe (fit: dict of baseColor, roughness, specular, metallic).", merl);
 
     /// An RGL file's tables and the BRDF seen from wi.
     struct RGL

@@ -1,5 +1,6 @@
 #pragma once
 #include "Core/Macros.h"
+#include "Scene/DiffuseSpecularData.h"
 #include "Utils/Image/Texture.h"
 #include "Utils/Math/Vector.h"
 #include <array>
@@ -90,8 +91,10 @@ struct FALCOR_API MaterialData
 
     std::array<TexturePtr, size_t(MaterialTextureSlot::Count)> textures{};
     std::shared_ptr<const MERLBRDF> merl; ///< The measured table of a MERL material.
+    DiffuseSpecularData merlFit;          ///< The lobe a MERL material is sampled with.
     /// The tables of a MERLMix material, chosen per texel by the index map (red * 255, modulo the count).
     std::vector<std::shared_ptr<const MERLBRDF>> merlMix;
+    std::vector<DiffuseSpecularData> merlMixFits; ///< One per table.
     std::shared_ptr<const RGLBRDF> rgl; ///< The measured tables of an RGL material.
 
     const TexturePtr& getTexture(MaterialTextureSlot slot) const { return textures[size_t(slot)]; }

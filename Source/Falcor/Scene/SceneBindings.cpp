@@ -96,9 +96,15 @@ MaterialData toMaterial(const py::dict& d)
         m.textures.at(slot.cast<size_t>()) = texture.cast<TexturePtr>();
     if (d.contains("merlPath"))
         m.merl = MERLBRDF::load(get<std::string>(d, "merlPath"));
+    if (d.contains("merlFit"))
+        m.merlFit = toDiffuseSpecularData(get<py::dict>(d, "merlFit"));
     if (d.contains("merlPaths"))
         for (const auto& path : get<py::list>(d, "merlPaths"))
             m.merlMix.push_back(MERLBRDF::load(path.cast<std::string>()));
+    if (d.contains("merlFits"))
+        for (const auto& fit : get<py::list>(d, "merlFits"))
+            m.merlMixFits.push_back(toDiffuseSpecularData(fit.cast<py::dict>()));
+    m.merlMixFits.resize(m.merlMix.size());
     if (d.contains("rglPath"))
         m.rgl = RGLBRDF::load(get<std::string>(d, "rglPath"));
     if (!m.isBasicMaterial)
@@ -284,6 +290,18 @@ py::dict castRays(const Scene& scene, const py::object& origins, const py::objec
     return result;
 }
 } // namespace
+
+DiffuseSpecularData toDiffuseSpecularData(const py::dict& d)
+{
+    DiffuseSpecularData fit;
+    if (d.empty())
+        return fit;
+    fit.baseColor = getVector<3>(d, "baseColor");
+    fit.roughness = get<float>(d, "roughness");
+    fit.specular = get<float>(d, "specular");
+    fit.metallic = get<float>(d, "metallic");
+    return fit;
+}
 
 void registerSceneBindings(py::module_& m)
 {

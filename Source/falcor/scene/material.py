@@ -8,7 +8,9 @@ which is how the scene notices edits between frames.
 from __future__ import annotations
 
 import enum
+import json
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -700,9 +702,30 @@ def _measured_file(path, what: str):
     return resolved
 
 
+def _srgb_to_linear(c: float) -> float:
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def merl_fit(path) -> dict:
+    """The diffuse + GGX lobe a MERL table is importance sampled with (Falcor's DiffuseSpecularData):
+    from the JSON file beside it (`base_color_srgb`, `roughness`, `specular`, `metallic`), else, with
+    a warning as in Falcor, Falcor's defaults (half diffuse, half specular, medium roughness)."""
+    sidecar = Path(os.fspath(path)).with_suffix(".json")
+    try:
+        doc = json.loads(sidecar.read_text())
+        return {"baseColor": [_srgb_to_linear(float(c)) for c in doc["base_color_srgb"][:3]], "roughness": float(doc["roughness"]),
+                "specular": float(doc["specular"]), "metallic": float(doc["metallic"])}
+    except OSError:
+        _warn(f"MERL table '{os.fspath(path)}': no fitted lobe ('{sidecar}' can't be read); sampling with the default lobe.")
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        _warn(f"MERL table '{os.fspath(path)}': '{sidecar}' is not a fitted lobe ({type(e).__name__}: {e}); sampling with the default lobe.")
+    return {}
+
+
 class MERLMaterial(IMaterial):
     """A measured BRDF of the MERL database (a .binary table). The file is read when the scene is
-    built; a file that is not a MERL table raises naming it."""
+    built; a file that is not a MERL table raises naming it. It is importance sampled with the
+    lobe fitted to it in the JSON file beside it (see `merl_fit`)."""
 
     _TYPE = MaterialType.MERL
 
@@ -713,6 +736,7 @@ class MERLMaterial(IMaterial):
     def _native_data(self) -> dict:
         d = super()._native_data()
         d["merlPath"] = os.fspath(self.path)
+        d["merlFit"] = merl_fit(self.path)
         return d
 
 
@@ -729,6 +753,7 @@ class MERLMixMaterial(IMaterial):
     def _native_data(self) -> dict:
         d = super()._native_data()
         d["merlPaths"] = [os.fspath(p) for p in self.paths]
+        d["merlFits"] = [merl_fit(p) for p in self.paths]
         return d
 
 

@@ -10,16 +10,16 @@ using MERLMaterialInstance = BSDFMaterialInstance<MERLMeasuredBRDF, BSDFSides::R
 inline BSDFProperties materialProperties(const MERLMeasuredBRDF& b, const ShadingFrame& sf)
 {
     BSDFProperties p;
-    p.guideNormal = sf.N, p.roughness = 1.f, p.diffuseReflectionAlbedo = b.albedo;
+    p.guideNormal = sf.N, p.roughness = b.fitted.roughness, p.diffuseReflectionAlbedo = b.albedo;
     return p;
 }
-inline uint32_t materialLobeTypes(const MERLMeasuredBRDF&) { return kLobeDiffuseReflection; }
+inline uint32_t materialLobeTypes(const MERLMeasuredBRDF&) { return kLobeDiffuseReflection | kLobeSpecularReflection; }
 
 inline MERLMaterialInstance createMERL(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
 {
     // No normal map (Falcor's MERL material has none).
     const ShadingFrame sf = computeShadingFrame(sd, lod, hints | kHintDisableNormalMapping);
-    return {sf, {sd.mtl->merl.get(), sd.mtl->merl->albedo(dot(sf.N, sd.V))}};
+    return {sf, {sd.mtl->merl.get(), sd.mtl->merl->albedo(dot(sf.N, sd.V)), DiffuseSpecularBRDF(sd.mtl->merlFit)}};
 }
 
 /// Which of a MERLMix material's tables shades `uv`: the index map's texel there (point
@@ -38,7 +38,8 @@ inline uint32_t merlMixIndex(const MaterialData& m, float2 uv)
 inline MERLMaterialInstance createMERLMix(const ShadingData& sd, const TextureLod& lod, uint32_t hints)
 {
     const ShadingFrame sf = computeShadingFrame(sd, lod, hints);
-    const MERLBRDF* table = sd.mtl->merlMix[merlMixIndex(*sd.mtl, sd.uv)].get();
-    return {sf, {table, table->albedo(dot(sf.N, sd.V))}};
+    const uint32_t index = merlMixIndex(*sd.mtl, sd.uv);
+    const MERLBRDF* table = sd.mtl->merlMix[index].get();
+    return {sf, {table, table->albedo(dot(sf.N, sd.V)), DiffuseSpecularBRDF(sd.mtl->merlMixFits[index])}};
 }
 } // namespace falcor
