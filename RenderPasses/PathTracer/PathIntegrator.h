@@ -37,6 +37,7 @@ struct PathLightSample
 /// What the integrator computes beyond color and the guide data.
 struct PathIntegratorOutputs
 {
+    bool guide = false;         ///< Denoiser guide data (albedos, guide normal, reflection position).
     bool nrd = false;           ///< Per-sample NRD classification and demodulation data.
     bool nrdAdditional = false; ///< Delta reflection / transmission path flags (for the guide paths).
 };

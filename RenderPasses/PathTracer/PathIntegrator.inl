@@ -50,9 +50,9 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
 
     const bool wasDeltaOnlyPath = path.nrdFlags.deltaOnlyPath;
     bool valid = generateScatterRay(path, sd, mi, props, sg);
-    if (path.vertexIndex == 1)
+    if (mOutputs.guide && path.vertexIndex == 1)
         setGuideData(path, sd, props);
-    if (path.vertexIndex == 2 && (path.getBounces(BounceType::Specular) == 1 || path.getBounces(BounceType::Transmission) == 1))
+    if (mOutputs.guide && path.vertexIndex == 2 && (path.getBounces(BounceType::Specular) == 1 || path.getBounces(BounceType::Transmission) == 1))
     {
         path.guide.indirectAlbedo = anyPositive(props.emission) ? pow(props.emission / (props.emission + float3(1.f)), float3(0.454545f))
                                                                 : props.diffuseReflectionAlbedo + props.diffuseTransmissionAlbedo;
@@ -153,6 +153,8 @@ float3 PathIntegrator<SG>::handleMiss(PathState& path) const
         misWeight = evalMIS(path.pdf, mLights.selectionPdf[PathTracerLights::EnvMap] * mLights.envMap->evalPdf(path.dir));
     const float3 Le = mLights.envMap->eval(path.dir);
     path.L += path.thp * Le * misWeight;
+    if (!mOutputs.guide)
+        return Le * misWeight;
     if (path.vertexIndex == 0)
         path.guide.albedo = pow(Le / (Le + float3(1.f)), float3(0.454545f)); // Background, compressed like UE4.
     else if (path.vertexIndex == 2 && (path.getBounces(BounceType::Specular) == 1 || path.getBounces(BounceType::Transmission) == 1))

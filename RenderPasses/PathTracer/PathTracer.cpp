@@ -213,6 +213,7 @@ PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderDat
         if (!texture)
             continue;
         outputs.emplace_back(PathTracerOutput(i), texture);
+        needs.guide |= isGuideOutput(PathTracerOutput(i));
         needs.nrd |= isNRDOutput(PathTracerOutput(i));
         needs.nrdAdditional |= isNRDGuidePathOutput(PathTracerOutput(i));
     }

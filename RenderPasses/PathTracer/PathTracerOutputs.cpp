@@ -32,6 +32,11 @@ const PathTracerOutputChannel kPathTracerOutputs[kPathTracerOutputCount] = {
     {"nrdResidualRadianceHitDist", "Output residual color (linear) and hit distance", ResourceFormat::RGBA32Float},
 };
 
+bool isGuideOutput(PathTracerOutput output)
+{
+    return output >= PathTracerOutput::Albedo && output <= PathTracerOutput::ReflectionPosW;
+}
+
 bool isNRDOutput(PathTracerOutput output)
 {
     using O = PathTracerOutput;

@@ -32,8 +32,9 @@ struct PathTracerOutputChannel
 };
 extern const PathTracerOutputChannel kPathTracerOutputs[kPathTracerOutputCount];
 
-/// Which outputs need the NRD sample data, and which the guide paths (Falcor's kOutputNRDData,
-/// kOutputNRDAdditionalData).
+/// Which outputs need the guide data, the NRD sample data, and the guide paths (Falcor's
+/// kOutputNRDData, kOutputNRDAdditionalData).
+bool isGuideOutput(PathTracerOutput output);
 bool isNRDOutput(PathTracerOutput output);
 bool isNRDGuidePathOutput(PathTracerOutput output);
 

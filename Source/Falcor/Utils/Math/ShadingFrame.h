@@ -55,7 +55,8 @@ struct ShadingFrame
         return f;
     }
 
-    float3 fromLocal(const float3& v) const { return T * v.x() + B * v.y() + N * v.z(); }
-    float3 toLocal(const float3& v) const { return float3(dot(v, T), dot(v, B), dot(v, N)); }
+    // Inlined: every BSDF call goes through them.
+    FALCOR_VECTOR_INLINE float3 fromLocal(const float3& v) const { return T * v.x() + B * v.y() + N * v.z(); }
+    FALCOR_VECTOR_INLINE float3 toLocal(const float3& v) const { return float3(dot(v, T), dot(v, B), dot(v, N)); }
 };
 } // namespace falcor
