@@ -144,10 +144,10 @@ LightBVH::LightBVH(const EmissiveLightCollection& lights, const BuildOptions& op
     if (items.empty())
         return;
     mNodes.reserve(2 * items.size() / mOptions.maxTriangleCountPerLeaf + 1);
-    build(items, 0, uint32_t(items.size()), kInvalidIndex);
+    build(items, 0, uint32_t(items.size()), kInvalidIndex, 0);
 }
 
-uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t parent)
+uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t parent, uint32_t depth)
 {
     const uint32_t index = uint32_t(mNodes.size());
     mNodes.emplace_back();
@@ -164,7 +164,7 @@ uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t
         node.parent = parent;
     }
     const bool trySplitting = end - begin > (mOptions.createLeavesASAP ? mOptions.maxTriangleCountPerLeaf : 1u);
-    const Split split = trySplitting ? findSplit(items, begin, end) : Split{};
+    const Split split = trySplitting ? findSplit(items, begin, end, depth) : Split{};
     if (!split.isValid())
     {
         Node& node = mNodes[index];
@@ -180,20 +180,21 @@ uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t
     // The `mid` - begin triangles with the smallest centroids along the axis go left.
     std::nth_element(items.begin() + begin, items.begin() + split.mid, items.begin() + end,
                      [axis = split.axis](const BuildItem& a, const BuildItem& b) { return a.centroid[axis] < b.centroid[axis]; });
-    build(items, begin, split.mid, index);
-    const uint32_t right = build(items, split.mid, end, index);
+    build(items, begin, split.mid, index, depth + 1);
+    const uint32_t right = build(items, split.mid, end, index, depth + 1);
     mNodes[index].rightChild = right;
     return index;
 }
 
-LightBVH::Split LightBVH::findSplit(std::vector<BuildItem>& items, uint32_t begin, uint32_t end) const
+LightBVH::Split LightBVH::findSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t depth) const
 {
     Bounds node;
     for (uint32_t i = begin; i < end; ++i)
         node.include(items[i].bounds);
     const uint32_t count = end - begin;
     const Split equal{longestAxis(node.box.extent()), begin + count / 2, INFINITY};
-    if (mOptions.splitHeuristicSelection == LightBVHSplitHeuristic::Equal)
+    // Deep in a lopsided tree, halves bound the remaining depth (and the build's recursion).
+    if (mOptions.splitHeuristicSelection == LightBVHSplitHeuristic::Equal || depth >= kMaxHeuristicDepth)
         return equal;
     const Split best = findBinnedSplit(items, begin, end);
     // No split separates the triangles: a leaf if one may hold them, else halves (as Falcor).

@@ -76,8 +76,10 @@ public:
 private:
     struct BuildItem;
     struct Split;
-    uint32_t build(std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t parent);
-    Split findSplit(std::vector<BuildItem>& items, uint32_t begin, uint32_t end) const;
+    /// From this depth on, splits are halves (Falcor's trees stop at 64 levels).
+    static constexpr uint32_t kMaxHeuristicDepth = 48;
+    uint32_t build(std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t parent, uint32_t depth);
+    Split findSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t depth) const;
     Split findBinnedSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end) const;
 
     const EmissiveLightCollection* mpLights = nullptr;
