@@ -51,7 +51,7 @@ struct PathTracerParams
     MISHeuristic misHeuristic = MISHeuristic::Balance;
     float misPowerExponent = 2.f;
     EmissiveLightSamplerType emissiveSampler = EmissiveLightSamplerType::LightBVH;
-    PropertyValue lightBVHOptions = PropertyValue::Object{}; ///< As given (returned as is); parsed into the two below.
+    PropertyValue lightBVHOptions = PropertyValue::Object{}; ///< As given (returned as is); parsed into bvhOptions.
     LightBVHOptions bvhOptions;
     bool useRTXDI = false;
     PropertyValue RTXDIOptions = PropertyValue::Object{};
