@@ -99,6 +99,24 @@ def run_pass(pass_type: str, props: dict, inputs: dict[str, np.ndarray], outputs
     return {o: read_texture(g.get_output(f"P.{o}")) for o in outputs}
 
 
+def render_whitted(scene_path, props: dict | None = None, size: int = 9) -> np.ndarray:
+    """One frame of GBufferRT (pixel centers) -> WhittedRayTracer on a scene file: the color's RGB
+    as float64, shape (size, size, 3)."""
+    g = falcor.RenderGraph("Whitted")
+    g.create_pass("GBuffer", "GBufferRT", {"samplePattern": "Center"})
+    g.create_pass("Whitted", "WhittedRayTracer", props or {})
+    for field in ("posW", "tangentW", "faceNormalW", "texC", "mtlData", "vbuffer"):
+        g.add_edge(f"GBuffer.{field}", f"Whitted.{field}")
+    g.add_edge("GBuffer.normW", "Whitted.normalW")
+    g.mark_output("Whitted.color")
+    m = falcor.Renderer()
+    m.addGraph(g)
+    m.loadScene(str(scene_path))
+    m.resizeFrameBuffer(size, size)
+    m.renderFrame()
+    return np.array(g.getOutput("Whitted.color"))[..., :3].astype(np.float64)
+
+
 def read_texture(tex) -> np.ndarray:
     """Texture contents as an array of shape (H, W, C) in its natural element type."""
     a = np.array(tex, copy=True)

@@ -262,12 +262,16 @@ WhittedRayTracer::PrimaryScatter WhittedRayTracer::startFootprint(const GBufferT
         out.tir = !refractWithTIR(rayDir, N, eta, out.refracted);
         return out;
     }
-    const RayDiffTriangle tri = getRayDiffTriangle(scene, g.hit, rayDir);
-    float3 dDdx, dDdy;
-    rayDirectionDifferentials(cameraDir, cd.cameraU, cd.cameraV, float2(frameDim), dDdx, dDdy);
+    // The pixel's ray differential at the hit, on the plane of `normal` (RayDiffs and Combo cones).
+    auto primaryDiff = [&](const float3& normal) {
+        float3 dDdx, dDdy;
+        rayDirectionDifferentials(cameraDir, cd.cameraU, cd.cameraV, float2(frameDim), dDdx, dDdy);
+        return RayDiff{float3(0.f), float3(0.f), dDdx, dDdy}.propagate(rayDir, hitT, normal);
+    };
     if (mTexLODMode == TexLODMode::RayDiffs)
     {
-        ray.diff = RayDiff{float3(0.f), float3(0.f), dDdx, dDdy}.propagate(rayDir, hitT, sd.faceN);
+        const RayDiffTriangle tri = getRayDiffTriangle(scene, g.hit, rayDir);
+        ray.diff = primaryDiff(sd.faceN);
         float2 dBarydx, dBarydy;
         barycentricDifferentials(ray.diff, tri.edge01, tri.edge02, sd.faceN, dBarydx, dBarydy);
         const float3 n = normalize(tri.unnormalizedN);
@@ -286,7 +290,8 @@ WhittedRayTracer::PrimaryScatter WhittedRayTracer::startFootprint(const GBufferT
     float surfaceSpread;
     if (mRayConeMode == RayConeMode::Combo)
     {
-        const RayDiff diff = RayDiff{float3(0.f), float3(0.f), dDdx, dDdy}.propagate(rayDir, hitT, N);
+        const RayDiffTriangle tri = getRayDiffTriangle(scene, g.hit, rayDir);
+        const RayDiff diff = primaryDiff(N);
         float2 dBarydx, dBarydy;
         barycentricDifferentials(diff, tri.edge01, tri.edge02, sd.faceN, dBarydx, dBarydy);
         float3 dNdx, dNdy;

@@ -5,6 +5,7 @@ import pytest
 from PIL import Image
 
 import falcor
+from helpers import render_whitted
 
 # A 1-texel checker of 0 and 1: every mip from level 1 on is exactly 0.5, so a filtered lookup
 # reads 0.5 while mip 0 reads 0 or 1 (blended bilinearly): the pixels' spread tells the level.
@@ -63,19 +64,7 @@ def render(tmp_path, setup, props, size=48):
         write_checker(checker, *((4 * CHECKER_TEXELS, 2 * CHECKER_TEXELS) if setup == "sky" else (CHECKER_TEXELS, CHECKER_TEXELS)))
     scene = tmp_path / f"{setup}.pyscene"
     scene.write_text(SCENE.format(checker=checker, **SETUPS[setup]))
-    g = falcor.RenderGraph("Whitted")
-    g.create_pass("GBuffer", "GBufferRT", {"samplePattern": "Center"})
-    g.create_pass("Whitted", "WhittedRayTracer", {"maxBounces": 3, **props})
-    for field in ("posW", "tangentW", "faceNormalW", "texC", "mtlData", "vbuffer"):
-        g.add_edge(f"GBuffer.{field}", f"Whitted.{field}")
-    g.add_edge("GBuffer.normW", "Whitted.normalW")
-    g.mark_output("Whitted.color")
-    m = falcor.Renderer()
-    m.addGraph(g)
-    m.loadScene(str(scene))
-    m.resizeFrameBuffer(size, size)
-    m.renderFrame()
-    return np.array(g.getOutput("Whitted.color"))[..., :3].astype(np.float64).mean(axis=-1)
+    return render_whitted(scene, {"maxBounces": 3, **props}, size).mean(axis=-1)
 
 
 FOOTPRINTS = [
@@ -120,16 +109,4 @@ def test_background_is_falcors_grey_without_an_env_map(tmp_path):
                      "camera.up = float3(0, 1, 0)\nsceneBuilder.addCamera(camera)\n"
                      "sceneBuilder.addMeshInstance(sceneBuilder.addNode('Q', Transform(translation=float3(0, 0, -50))),"
                      " sceneBuilder.addTriangleMesh(TriangleMesh.createQuad(), StandardMaterial('M')))\n")
-    g = falcor.RenderGraph("Whitted")
-    g.create_pass("GBuffer", "GBufferRT", {})
-    g.create_pass("Whitted", "WhittedRayTracer", {})
-    for field in ("posW", "tangentW", "faceNormalW", "texC", "mtlData", "vbuffer"):
-        g.add_edge(f"GBuffer.{field}", f"Whitted.{field}")
-    g.add_edge("GBuffer.normW", "Whitted.normalW")
-    g.mark_output("Whitted.color")
-    m = falcor.Renderer()
-    m.addGraph(g)
-    m.loadScene(str(scene))
-    m.resizeFrameBuffer(8, 8)
-    m.renderFrame()
-    np.testing.assert_array_equal(np.array(g.getOutput("Whitted.color"))[0, 0, :3], np.float32([0.25, 0.25, 0.25]))
+    np.testing.assert_array_equal(render_whitted(scene, {}, 8)[0, 0], [0.25, 0.25, 0.25])

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import falcor
+from helpers import render_whitted
 
 SCENE = """
 floor = PBRTDiffuseMaterial('Floor')
@@ -37,19 +38,7 @@ sceneBuilder.addCamera(camera)
 def render(tmp_path, camera, target, props=None, size=9):
     scene = tmp_path / "whitted.pyscene"
     scene.write_text(SCENE.format(cx=camera[0], cy=camera[1], cz=camera[2], tx=target[0], ty=target[1], tz=target[2]))
-    g = falcor.RenderGraph("Whitted")
-    g.create_pass("GBuffer", "GBufferRT", {"samplePattern": "Center"})
-    g.create_pass("Whitted", "WhittedRayTracer", props or {})
-    for field in ("posW", "tangentW", "faceNormalW", "texC", "mtlData", "vbuffer"):
-        g.add_edge(f"GBuffer.{field}", f"Whitted.{field}")
-    g.add_edge("GBuffer.normW", "Whitted.normalW")
-    g.mark_output("Whitted.color")
-    m = falcor.Renderer()
-    m.addGraph(g)
-    m.loadScene(str(scene))
-    m.resizeFrameBuffer(size, size)
-    m.renderFrame()
-    return np.array(g.getOutput("Whitted.color"))[..., :3].astype(np.float64)
+    return render_whitted(scene, props, size)
 
 
 def test_direct_light_on_a_lambertian_floor(tmp_path):

@@ -164,7 +164,7 @@ uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t
         node.parent = parent;
     }
     const bool trySplitting = end - begin > (mOptions.createLeavesASAP ? mOptions.maxTriangleCountPerLeaf : 1u);
-    const Split split = trySplitting ? findSplit(items, begin, end, depth) : Split{};
+    const Split split = trySplitting ? findSplit(items, begin, end, depth, bounds.box.extent(), bounds.cost(mOptions)) : Split{};
     if (!split.isValid())
     {
         Node& node = mNodes[index];
@@ -186,13 +186,11 @@ uint32_t LightBVH::build(std::vector<BuildItem>& items, uint32_t begin, uint32_t
     return index;
 }
 
-LightBVH::Split LightBVH::findSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t depth) const
+LightBVH::Split LightBVH::findSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t depth,
+                                    const float3& nodeExtent, float leafCost) const
 {
-    Bounds node;
-    for (uint32_t i = begin; i < end; ++i)
-        node.include(items[i].bounds);
     const uint32_t count = end - begin;
-    const Split equal{longestAxis(node.box.extent()), begin + count / 2, INFINITY};
+    const Split equal{longestAxis(nodeExtent), begin + count / 2, INFINITY};
     // Deep in a lopsided tree, halves bound the remaining depth (and the build's recursion).
     if (mOptions.splitHeuristicSelection == LightBVHSplitHeuristic::Equal || depth >= kMaxHeuristicDepth)
         return equal;
@@ -200,7 +198,7 @@ LightBVH::Split LightBVH::findSplit(const std::vector<BuildItem>& items, uint32_
     // No split separates the triangles: a leaf if one may hold them, else halves (as Falcor).
     if (!best.isValid())
         return count <= mOptions.maxTriangleCountPerLeaf ? Split{} : equal;
-    if (mOptions.useLeafCreationCost && count <= mOptions.maxTriangleCountPerLeaf && node.cost(mOptions) <= best.cost)
+    if (mOptions.useLeafCreationCost && count <= mOptions.maxTriangleCountPerLeaf && leafCost <= best.cost)
         return Split{};
     return best;
 }

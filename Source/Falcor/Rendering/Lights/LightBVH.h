@@ -79,7 +79,9 @@ private:
     /// From this depth on, splits are halves (Falcor's trees stop at 64 levels).
     static constexpr uint32_t kMaxHeuristicDepth = 48;
     uint32_t build(std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t parent, uint32_t depth);
-    Split findSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t depth) const;
+    /// `nodeExtent` and `leafCost`: the node's box size and its cost as a leaf (build() has them).
+    Split findSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end, uint32_t depth, const float3& nodeExtent,
+                    float leafCost) const;
     Split findBinnedSplit(const std::vector<BuildItem>& items, uint32_t begin, uint32_t end) const;
 
     const EmissiveLightCollection* mpLights = nullptr;

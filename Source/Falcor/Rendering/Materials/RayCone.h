@@ -98,8 +98,9 @@ inline float roughnessToSpread(float roughness)
 }
 
 /// Refraction of `rayDir` (unit) about `normal` (against the ray) with eta = etaI / etaT; false
-/// under total internal reflection.
-inline bool refractWithTIR(const float3& rayDir, const float3& normal, float eta, float3& refracted)
+/// under total internal reflection. In 3D, and in 2D for a cone's border rays.
+template<int N>
+inline bool refractWithTIR(const vector<float, N>& rayDir, const vector<float, N>& normal, float eta, vector<float, N>& refracted)
 {
     const float NdotD = dot(normal, rayDir);
     const float k = 1.f - eta * eta * (1.f - NdotD * NdotD);
@@ -111,15 +112,6 @@ inline bool refractWithTIR(const float3& rayDir, const float3& normal, float eta
 
 namespace detail
 {
-inline bool refractWithTIR2D(const float2& rayDir, const float2& normal, float eta, float2& refracted)
-{
-    const float NdotD = dot(normal, rayDir);
-    const float k = 1.f - eta * eta * (1.f - NdotD * NdotD);
-    if (k < 0.f)
-        return false;
-    refracted = rayDir * eta - normal * (eta * NdotD + std::sqrt(k));
-    return true;
-}
 inline float2 orthogonal(const float2& v) { return {-v.y(), v.x()}; }
 /// v rotated by +angle and by -angle.
 inline void rotatePlusMinus(const float2& v, float angle, float2& plus, float2& minus)
@@ -154,7 +146,7 @@ inline bool refractRayCone(RayCone& cone, const float3& rayDir, const float3& no
     rotatePlusMinus(float2(0.f, 1.f), -surfaceSpreadAngle * normalSign * 0.5f, normalUpper, normalLower);
     auto refractBorder = [&](const float2& d, const float2& n) {
         float2 r;
-        if (!refractWithTIR2D(d, n, eta, r))
+        if (!refractWithTIR(d, n, eta, r))
             r = normalize(d - n * dot(n, d)); // A border beyond the critical angle grazes the surface.
         return r;
     };
