@@ -78,9 +78,6 @@ GBufferRT::GBufferRT(const Properties& props) : GBufferBase(props)
     for (const auto& [key, value] : props)
         if (key == kLODMode)
             mLODMode = value.as<TexLODMode>(key);
-    if (mLODMode == TexLODMode::RayCones || mLODMode == TexLODMode::RayDiffs)
-        logWarningOnce("GBufferRT: texture lookups with ray-cone/ray-differential gradients use isotropic trilinear filtering "
-                       "(Falcor's GPU sampler filters anisotropically); texGrads is exact.");
 }
 
 void GBufferRT::addPassProperties(Properties& props) const

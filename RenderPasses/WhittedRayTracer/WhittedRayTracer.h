@@ -49,8 +49,8 @@ FALCOR_ENUM_INFO(RayFootprintFilterMode, {{RayFootprintFilterMode::Isotropic, "I
 /// (twice for mirrors, refracted through dielectrics) and filters with the cone's width
 /// (isotropic level, or the footprint ellipse's gradients when anisotropic); RayDiffs carries ray
 /// differentials (Igehy) through reflections and refractions; misses look the environment map up
-/// at the footprint's level. 'Stochastic' samples mip 0, as in Falcor. Anisotropic gradients are
-/// filtered at the longer gradient's level (no anisotropic sampler; see docs/compatibility.md).
+/// at the footprint's level. 'Stochastic' samples mip 0, as in Falcor. Gradients are filtered
+/// anisotropically (Scene/TextureSampler.h; see docs/compatibility.md).
 class WhittedRayTracer : public RenderPass
 {
     FALCOR_PLUGIN_CLASS(WhittedRayTracer, "WhittedRayTracer", "Simple Whitted ray tracer");

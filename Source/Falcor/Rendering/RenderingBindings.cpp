@@ -1,6 +1,7 @@
 // falcor.rendering: the BSDF lobes and mixtures of Rendering/Materials, callable on numpy arrays
 // of local-frame directions (z = shading normal, wi towards the viewer, wo towards the light),
-// so their eval/pdf/sample can be checked (chi-square, furnace, reciprocity) and plotted.
+// so their eval/pdf/sample can be checked (chi-square, furnace, reciprocity) and plotted; and the
+// material texture filters, so they can be checked against brute-force footprint averages.
 #include "Core/PythonHelpers.h"
 #include "Rendering/Materials/BSDFs/ClothBRDF.h"
 #include "Rendering/Materials/BSDFs/CoatedBSDF.h"
@@ -12,6 +13,7 @@
 #include "Rendering/Materials/BSDFs/PBRTDiffuseTransmissionBSDF.h"
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
 #include "Rendering/Materials/RGLMaterial.h"
+#include "Scene/TextureSampler.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
 
@@ -254,5 +256,18 @@ void registerRenderingBindings(py::module_& root)
                  "thin_surface"_a = false);
     standard.def_property_readonly("lobe_types", [](const Standard& s) { return s.data.getLobeTypes(); });
     bindBSDF("Falcor's standard BSDF (StandardMaterial), from its BSDF parameters.", standard);
+
+    auto toTuple4 = [](const float4& v) { return py::make_tuple(v.x(), v.y(), v.z(), v.w()); };
+    m.def(
+        "sample_trilinear",
+        [=](const Texture& texture, const py::object& uv, float lod) { return toTuple4(sampleTrilinear(texture, toVector<float, 2>(uv), lod)); },
+        "texture"_a, "uv"_a, "lod"_a, "Trilinear lookup at a mip level (wrap addressing), as material textures are sampled at a level.");
+    m.def(
+        "sample_anisotropic",
+        [=](const Texture& texture, const py::object& uv, const py::object& ddx, const py::object& ddy, uint32_t maxAnisotropy) {
+            return toTuple4(sampleAnisotropic(texture, toVector<float, 2>(uv), toVector<float, 2>(ddx), toVector<float, 2>(ddy), maxAnisotropy));
+        },
+        "texture"_a, "uv"_a, "ddx"_a, "ddy"_a, "max_anisotropy"_a = 8,
+        "Anisotropic lookup of a footprint given by its uv gradients (wrap addressing), as material textures are sampled with gradients.");
 }
 } // namespace falcor::python

@@ -47,4 +47,25 @@ float4 sampleTrilinear(const Texture& texture, float2 uv, float lod, TextureAddr
         return a;
     return lerp(a, sampleBilinearLevel(texture, uv, lo + 1, addressU, addressV), f);
 }
+
+float4 sampleAnisotropic(const Texture& texture, float2 uv, float2 ddx, float2 ddy, uint32_t maxAnisotropy, TextureAddressMode addressU,
+                         TextureAddressMode addressV)
+{
+    const float2 size(float(texture.getWidth()), float(texture.getHeight()));
+    const float lengthX = length(ddx * size), lengthY = length(ddy * size);
+    const float major = std::max(lengthX, lengthY), minor = std::min(lengthX, lengthY);
+    if (!(major > 0.f) || !std::isfinite(major))
+        return sampleTrilinear(texture, uv, 0.f, addressU, addressV);
+    // The ratio is clamped as a float first, so a zero minor axis (ratio inf) takes the maximum.
+    const float ratio = std::clamp(std::ceil(major / minor), 1.f, float(std::max(maxAnisotropy, 1u)));
+    const uint32_t taps = uint32_t(ratio);
+    const float lod = std::log2(major / ratio);
+    if (taps == 1)
+        return sampleTrilinear(texture, uv, lod, addressU, addressV);
+    const float2 majorAxis = lengthX >= lengthY ? ddx : ddy;
+    float4 sum(0.f);
+    for (uint32_t i = 0; i < taps; ++i)
+        sum += sampleTrilinear(texture, uv + majorAxis * ((float(i) + 0.5f) / ratio - 0.5f), lod, addressU, addressV);
+    return sum / ratio;
+}
 } // namespace falcor

@@ -16,4 +16,12 @@ enum class TextureAddressMode
 /// texture's mip range.
 FALCOR_API float4 sampleTrilinear(const Texture& texture, float2 uv, float lod, TextureAddressMode addressU = TextureAddressMode::Wrap,
                                   TextureAddressMode addressV = TextureAddressMode::Wrap);
+
+/// Anisotropic filtering as GPU samplers approximate it (EXT_texture_filter_anisotropic): the
+/// pixel footprint's uv gradients `ddx`, `ddy` span an ellipse; N = min(ceil(major / minor),
+/// `maxAnisotropy`) trilinear taps, evenly spaced along the major axis over the footprint, are
+/// averaged at the level log2(major / N) (lengths in texels of level 0). Equal gradients give one
+/// tap, the trilinear lookup at the isotropic level. Non-finite gradients read level 0.
+FALCOR_API float4 sampleAnisotropic(const Texture& texture, float2 uv, float2 ddx, float2 ddy, uint32_t maxAnisotropy,
+                                    TextureAddressMode addressU = TextureAddressMode::Wrap, TextureAddressMode addressV = TextureAddressMode::Wrap);
 } // namespace falcor

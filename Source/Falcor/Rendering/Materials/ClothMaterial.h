@@ -23,10 +23,10 @@ inline ClothMaterialInstance createCloth(const ShadingData& sd, const TextureLod
     const float ior = headerIoR(m);
     const float f = (ior - 1.f) / (ior + 1.f);
     ClothBRDF brdf;
-    brdf.diffuseColor = m.sample(MaterialTextureSlot::BaseColor, sd.uv, lod(m, MaterialTextureSlot::BaseColor), m.baseColor).xyz();
+    brdf.diffuseColor = lod.sample(m, MaterialTextureSlot::BaseColor, sd.uv, m.baseColor).xyz();
     if (diffuseAlbedoMultiplier != 1.f)
         brdf.diffuseColor = saturate(brdf.diffuseColor * diffuseAlbedoMultiplier);
-    brdf.roughness = m.sample(MaterialTextureSlot::Specular, sd.uv, lod(m, MaterialTextureSlot::Specular), m.specular).y();
+    brdf.roughness = lod.sample(m, MaterialTextureSlot::Specular, sd.uv, m.specular).y();
     brdf.f0 = float3(f * f);
     return {computeShadingFrame(sd, lod, hints), brdf};
 }

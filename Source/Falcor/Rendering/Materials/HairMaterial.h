@@ -56,8 +56,8 @@ inline HairMaterialInstance createHair(const ShadingData& sd, const TextureLod& 
     const MaterialData& m = *sd.mtl;
     const float ior = headerIoR(m);
     const float eta = sd.frontFacing ? sd.IoR / ior : ior / sd.IoR;
-    const float3 baseColor = m.sample(MaterialTextureSlot::BaseColor, sd.uv, lod(m, MaterialTextureSlot::BaseColor), m.baseColor).xyz();
-    const float4 spec = m.sample(MaterialTextureSlot::Specular, sd.uv, lod(m, MaterialTextureSlot::Specular), m.specular);
+    const float3 baseColor = lod.sample(m, MaterialTextureSlot::BaseColor, sd.uv, m.baseColor).xyz();
+    const float4 spec = lod.sample(m, MaterialTextureSlot::Specular, sd.uv, m.specular);
     ShadingFrame sf = sd.frame;
     if (hints & kHintAdjustShadingNormal)
         adjustShadingNormal(sd, sf);

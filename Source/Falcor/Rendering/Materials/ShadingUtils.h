@@ -55,7 +55,7 @@ inline ShadingFrame computeShadingFrame(const ShadingData& sd, const TextureLod&
     const MaterialData& m = *sd.mtl;
     ShadingFrame sf = sd.frame;
     if (!(hints & kHintDisableNormalMapping))
-        sf = applyNormalMap(sd, m.sample(MaterialTextureSlot::Normal, sd.uv, lod(m, MaterialTextureSlot::Normal), float4(0.f)).xyz());
+        sf = applyNormalMap(sd, lod.sample(m, MaterialTextureSlot::Normal, sd.uv, float4(0.f)).xyz());
     if (flipBackFaces && !sd.frontFacing && m.doubleSided)
         sf.N = -sf.N;
     if (hints & kHintAdjustShadingNormal)

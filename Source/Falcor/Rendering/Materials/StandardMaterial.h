@@ -29,7 +29,7 @@ inline StandardMaterialInstance createStandardMaterialInstance(const ShadingData
                                                                float diffuseAlbedoMultiplier = 1.f)
 {
     const MaterialData& m = *sd.mtl;
-    auto sample = [&](MaterialTextureSlot slot, const float4& constant) { return m.sample(slot, sd.uv, lod(m, slot), constant); };
+    auto sample = [&](MaterialTextureSlot slot, const float4& constant) { return lod.sample(m, slot, sd.uv, constant); };
     StandardMaterialInstance mi;
     StandardBSDFData& d = mi.data;
     const float ior = headerIoR(m);

@@ -1,14 +1,15 @@
 #pragma once
 #include "Scene/Material.h"
+#include "Scene/TextureSampler.h"
 #include <algorithm>
 #include <cmath>
 
 namespace falcor
 {
-/// Mip level of material texture lookups, one kind per Falcor texture sampler. The level of a
-/// texture depends on its size, so it is resolved per lookup. Levels below 0 clamp to 0 (the
-/// sampler clamps above). Falcor's hardware SampleGrad filters anisotropically; for gradients we
-/// use the isotropic trilinear level of the longer gradient, log2(max(|ddx|, |ddy|) · size).
+/// How material textures are filtered, one kind per Falcor texture sampler. Levels depend on the
+/// texture's size, so they are resolved per lookup; levels below 0 clamp to 0 (the sampler clamps
+/// above). Gradients are filtered anisotropically, as Falcor's SampleGrad through the material
+/// system's default sampler (8x anisotropy); the other kinds are trilinear at one level.
 struct TextureLod
 {
     enum class Kind
@@ -28,23 +29,30 @@ struct TextureLod
     static TextureLod rayCone(float lambda) { return {Kind::RayCone, {0.f, 0.f}, {0.f, 0.f}, lambda}; }
     static TextureLod rayDiffsIsotropic(const float2& dUVdx, const float2& dUVdy) { return {Kind::RayDiffsIsotropic, dUVdx, dUVdy, 0.f}; }
 
-    float operator()(const MaterialData& mtl, MaterialTextureSlot slot) const
+    /// Maximum anisotropy of Falcor's default material sampler (MaterialSystem).
+    static constexpr uint32_t kMaxAnisotropy = 8;
+
+    /// The slot's texture filtered by this footprint, or `constant` when the slot has no texture.
+    float4 sample(const MaterialData& mtl, MaterialTextureSlot slot, float2 uv, const float4& constant) const
     {
         const TexturePtr& texture = mtl.getTexture(slot);
         if (!texture)
-            return 0.f;
-        const float width = float(texture->getWidth()), height = float(texture->getHeight());
+            return constant;
+        if (kind == Kind::Gradients)
+            return sampleAnisotropic(*texture, uv, ddx, ddy, kMaxAnisotropy);
+        return sampleTrilinear(*texture, uv, trilinearLevel(*texture));
+    }
+
+private:
+    float trilinearLevel(const Texture& texture) const
+    {
+        const float width = float(texture.getWidth()), height = float(texture.getHeight());
         float lod = level;
         switch (kind)
         {
         case Kind::Explicit:
+        case Kind::Gradients: // Not reached: gradients are filtered by sampleAnisotropic.
             break;
-        case Kind::Gradients:
-        {
-            const float2 size(width, height);
-            lod = std::log2(std::max(length(ddx * size), length(ddy * size)));
-            break;
-        }
         case Kind::RayCone:
             lod = 0.5f * std::log2(width * height) + level;
             break;

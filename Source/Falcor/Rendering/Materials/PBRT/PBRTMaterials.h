@@ -80,12 +80,12 @@ namespace pbrt
 {
 inline float3 slotColor(const ShadingData& sd, const TextureLod& lod, MaterialTextureSlot slot, const float4& constant)
 {
-    return sd.mtl->sample(slot, sd.uv, lod(*sd.mtl, slot), constant).xyz();
+    return lod.sample(*sd.mtl, slot, sd.uv, constant).xyz();
 }
 
 inline float4 specularSlot(const ShadingData& sd, const TextureLod& lod)
 {
-    return sd.mtl->sample(MaterialTextureSlot::Specular, sd.uv, lod(*sd.mtl, MaterialTextureSlot::Specular), sd.mtl->specular);
+    return lod.sample(*sd.mtl, MaterialTextureSlot::Specular, sd.uv, sd.mtl->specular);
 }
 
 /// The anisotropic roughness in the specular slot's first two channels, used as GGX alpha.
