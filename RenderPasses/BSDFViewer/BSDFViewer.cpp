@@ -1,4 +1,5 @@
 #include "BSDFViewer.h"
+#include "RenderGraph/RenderPassStandardFlags.h"
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
@@ -94,11 +95,12 @@ void BSDFViewer::execute(RenderContext*, const RenderData& renderData)
     const uint2 dim = output.getDims();
     const uint32_t extent = std::min(dim.x(), dim.y());
     const float2 offset(float((dim.x() - extent) / 2), float((dim.y() - extent) / 2));
+    const uint32_t seed = frameSeed(renderData.getDictionary(), mFrameCount);
     parallelForRows(dim.y(), [&](uint32_t y) {
         std::vector<float4> row(dim.x());
         for (uint32_t x = 0; x < dim.x(); ++x)
         {
-            UniformSampleGenerator sg(uint2(x, y), mFrameCount);
+            UniformSampleGenerator sg(uint2(x, y), seed);
             const float2 uv = (float2(float(x), float(y)) + float2(0.5f) - offset) / float(extent);
             const float3 c = evalPixel(uv, sg);
             row[x] = float4(c.x(), c.y(), c.z(), 1.f);

@@ -176,6 +176,7 @@ void GBufferBase::clearOutputs(std::span<Texture* const> outputs)
 void GBufferBase::configureDepthOfField(const RenderData& renderData)
 {
     mComputeDOF = mUseDOF && mpScene->getCamera().getData().apertureRadius > 0.f;
+    mLensSeed = frameSeed(renderData.getDictionary(), mFrameCount);
     if (mUseDOF)
         renderData.getDictionary().set(kRenderPassPRNGDimension, mComputeDOF ? 2u : 0u);
 }
@@ -185,7 +186,7 @@ Ray GBufferBase::generateRay(uint2 pixel) const
     const Camera& camera = mpScene->getCamera();
     if (!mComputeDOF)
         return camera.computeRayPinhole(pixel, mFrameDim);
-    UniformSampleGenerator sg(pixel, mFrameCount);
+    UniformSampleGenerator sg(pixel, mLensSeed);
     return camera.computeRayThinlens(pixel, mFrameDim, sg.next2D());
 }
 

@@ -148,8 +148,8 @@ protected:
         });
         ++mFrameCount;
     }
-    /// Decides whether this frame uses depth of field and tells consumers how many random
-    /// dimensions that took.
+    /// Decides whether this frame uses depth of field, seeds its lens samples and tells consumers
+    /// how many random dimensions that took.
     void configureDepthOfField(const RenderData& renderData);
     /// Primary ray of a pixel: pinhole, or thin lens with Falcor's per-pixel random sample.
     Ray generateRay(uint2 pixel) const;
@@ -170,7 +170,8 @@ protected:
     std::shared_ptr<Scene> mpScene;
     HitInfoLayout mHitInfo;
     std::shared_ptr<CPUSampleGenerator> mpSampleGenerator; ///< Camera jitter; nullptr for Center.
-    uint32_t mFrameCount = 0; ///< Frames rendered since the scene was set (DOF random seed).
+    uint32_t mFrameCount = 0; ///< Frames rendered since the scene was set.
+    uint32_t mLensSeed = 0;   ///< This frame's seed of the thin-lens samples (frameSeed).
     uint2 mFrameDim{0, 0};
     bool mComputeDOF = false;
 

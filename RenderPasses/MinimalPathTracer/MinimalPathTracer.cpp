@@ -1,4 +1,5 @@
 #include "MinimalPathTracer.h"
+#include "RenderGraph/RenderPassStandardFlags.h"
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
 #include "Rendering/Lights/LightHelpers.h"
@@ -22,6 +23,7 @@ struct MinimalPathTracer::Context
     bool useEmissiveLights;
     const EnvMap* envLight;      ///< Env map lighting paths, or nullptr.
     const EnvMap* envBackground; ///< Env map seen by primary rays, or nullptr.
+    uint32_t seed;               ///< This frame's seed of the per-pixel random streams.
 };
 
 MinimalPathTracer::MinimalPathTracer(const Properties& props)
@@ -83,6 +85,7 @@ void MinimalPathTracer::execute(RenderContext*, const RenderData& renderData)
         settings.useEmissiveLights,
         settings.useEnvLight ? scene.getEnvMap() : nullptr,
         scene.getEnvMap(),
+        frameSeed(renderData.getDictionary(), mFrameCount),
     };
 
     const uint2 frameDim = output.getDims();
@@ -108,7 +111,7 @@ float3 MinimalPathTracer::tracePath(const Context& ctx, uint2 pixel, const float
     if (!primaryHit.isValid())
         return ctx.envBackground ? ctx.envBackground->eval(primaryDir) : float3(0.f);
 
-    UniformSampleGenerator sg(pixel, mFrameCount);
+    UniformSampleGenerator sg(pixel, ctx.seed);
     ShadingData sd = loadShadingData(ctx.scene, primaryHit, primaryDir);
     MaterialInstance mi = createMaterialInstance(sd, TextureLod{}, kHintNone);
 

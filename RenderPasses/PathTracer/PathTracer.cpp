@@ -1,5 +1,6 @@
 #include "PathTracer.h"
 #include "PathIntegrator.h"
+#include "RenderGraph/RenderPassStandardFlags.h"
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
@@ -123,7 +124,7 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
         rebuildLights();
     const Scene::RenderSettings& settings = scene.getRenderSettings();
 
-    Frame frame{scene, {}, mParams.useFixedSeed ? mParams.fixedSeed : mFrameCount};
+    Frame frame{scene, {}, mParams.useFixedSeed ? mParams.fixedSeed : frameSeed(renderData.getDictionary(), mFrameCount)};
     PathTracerLights& lights = frame.lights;
     if (settings.useEnvLight && mpEnvMapSampler)
         lights.envMap = mpEnvMapSampler.get();

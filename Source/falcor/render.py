@@ -22,8 +22,8 @@ def render(scene, spp: int = 64, width: int = 640, height: int = 360, *, max_bou
     with its own sub-pixel position (Halton) and random numbers. max_bounces: the tracer's
     maxSurfaceBounces (PathTracer) or maxBounces (MinimalPathTracer). integrator: "PathTracer" or
     "MinimalPathTracer". properties: further pass properties (they override the above). seed:
-    (PathTracer) offsets the frame index that seeds the random numbers. The same arguments give
-    the same bits on any thread count.
+    mixed into the random numbers (`RenderGraph.seed`; 0 is Falcor's seeding): different seeds
+    give independent samples. The same arguments give the same bits on any thread count.
     """
     if integrator not in _TRACERS:
         raise ValueError(f"falcor.render: integrator must be one of {_TRACERS}, not {integrator!r}")
@@ -37,10 +37,11 @@ def render(scene, spp: int = 64, width: int = 640, height: int = 360, *, max_bou
 
     graph = _ext.RenderGraph("Render")
     graph.create_pass("VBufferRT", "VBufferRT", {"samplePattern": "Halton", "sampleCount": int(spp)})
-    tracer = graph.create_pass(integrator, integrator, props)
+    graph.create_pass(integrator, integrator, props)
     graph.add_edge("VBufferRT.vbuffer", f"{integrator}.vbuffer")
     graph.add_edge("VBufferRT.viewW", f"{integrator}.viewW")
     graph.mark_output(f"{integrator}.color")
+    graph.seed = int(seed)
 
     m = Renderer(int(width), int(height))
     m.addGraph(graph)
@@ -48,12 +49,8 @@ def render(scene, spp: int = 64, width: int = 640, height: int = 360, *, max_bou
         m.loadScene(scene)
     else:
         m._set_scene(scene, None)
-    if integrator == "PathTracer":
-        tracer.useFixedSeed = seed > 0
     total = np.zeros((int(height), int(width), 3), np.float64)
-    for frame in range(int(spp)):
-        if integrator == "PathTracer" and seed > 0:
-            tracer.fixedSeed = seed + frame
+    for _ in range(int(spp)):
         m.renderFrame()
         total += np.asarray(graph.get_output(f"{integrator}.color"))[..., :3]
     return (total / int(spp)).astype(np.float32)

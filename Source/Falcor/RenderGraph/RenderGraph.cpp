@@ -156,6 +156,18 @@ void RenderGraph::setName(std::string name)
     mName = std::move(name);
 }
 
+uint32_t RenderGraph::getSeed() const
+{
+    auto scope = mAccess.read();
+    return mpDictionary->get<uint32_t>(kRenderGraphSeed, 0u);
+}
+
+void RenderGraph::setSeed(uint32_t seed)
+{
+    auto scope = modify("set the seed of");
+    mpDictionary->set(kRenderGraphSeed, seed);
+}
+
 std::shared_ptr<RenderPass> RenderGraph::createPass(const std::string& passName, const std::string& passType, const Properties& props)
 {
     auto scope = modify("add a pass to");

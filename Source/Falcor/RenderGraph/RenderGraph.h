@@ -47,6 +47,11 @@ public:
     std::string getName() const;
     void setName(std::string name);
 
+    /// The seed mixed into the per-frame random streams of the passes (frameSeed); 0, the
+    /// default, keeps Falcor's seeding. An extension, used by batch jobs.
+    uint32_t getSeed() const;
+    void setSeed(uint32_t seed);
+
     // ---- Editing -----------------------------------------------------------------------
     std::shared_ptr<RenderPass> createPass(const std::string& passName, const std::string& passType, const Properties& props);
     uint32_t addPass(const std::shared_ptr<RenderPass>& pass, const std::string& passName);

@@ -57,6 +57,10 @@ void registerRenderGraphBindings(py::module_& m)
     graph.def(py::init<std::string>(), "name"_a = "");
     graph.def_property("name", [](const RenderGraph& g) { return withoutGil([&] { return g.getName(); }); },
                        [](RenderGraph& g, std::string name) { withoutGil([&] { g.setName(std::move(name)); return 0; }); });
+    graph.def_property("seed", [](const RenderGraph& g) { return withoutGil([&] { return g.getSeed(); }); },
+                       [](RenderGraph& g, uint32_t seed) { withoutGil([&] { g.setSeed(seed); return 0; }); },
+                       "Extension: a seed mixed into the passes' per-frame random numbers (0, the default, is Falcor's seeding). "
+                       "Renders with different seeds draw independent samples; the same seed gives the same bits.");
 
     auto createPass = [](RenderGraph& g, const std::string& passName, const std::string& passType, const py::object& dict) {
         Properties props = passProperties(dict, passName, passType);
