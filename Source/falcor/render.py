@@ -48,7 +48,7 @@ def render(scene, spp: int = 64, width: int = 640, height: int = 360, *, max_bou
     if isinstance(scene, (str, os.PathLike)):
         m.loadScene(scene)
     else:
-        m._set_scene(scene, None)
+        m.set_scene(scene)
     total = np.zeros((int(height), int(width), 3), np.float64)
     for _ in range(int(spp)):
         m.renderFrame()

@@ -162,6 +162,11 @@ class Renderer:
             raise _ext.RuntimeError(f"Failed to load scene.\n\nError in {where}\n\n{e}") from e
         self._set_scene(scene, path)
 
+    def set_scene(self, scene, path=None):
+        """Extension: makes an already loaded scene (`falcor.load_scene`) the scene of every graph,
+        as `loadScene` does after loading."""
+        self._set_scene(scene, path)
+
     def unloadScene(self):
         self._set_scene(None, None)
 

@@ -122,6 +122,14 @@ public:
     /// untouched instances' previous matrices current, refits the acceleration structure and
     /// returns what changed (plus `extra`, flags the caller determined).
     UpdateFlags update(UpdateFlags extra = UpdateFlags::None);
+    /// The next update starts a new frame history, as the first one after finalize: previous-
+    /// frame matrices (instances and camera) equal the current ones, and the camera has no jitter
+    /// pattern until a G-buffer installs one.
+    void resetFrameHistory()
+    {
+        mFirstFrame = true;
+        mCamera.setPatternGenerator(nullptr, float2(0.f));
+    }
 
     // ---- Queries ----------------------------------------------------------------------------
     const std::vector<Mesh>& getMeshes() const { return mMeshes; }

@@ -398,6 +398,8 @@ void registerSceneBindings(py::module_& m)
         py::gil_scoped_release release;
         return uint32_t(s.update(Scene::UpdateFlags(extra)));
     }, "extra_flags"_a = 0u, "Ends the frame's update; returns the SceneUpdateFlags bits of what changed.");
+    scene.def("reset_frame_history", [](Scene& s) { auto lock = writeLock(s); s.resetFrameHistory(); },
+              "The next update starts a new frame history (previous-frame data = current), as the first one does.");
     scene.def("set_jitter", [](Scene& s, float x, float y) { auto lock = writeLock(s); s.getCamera().setJitter(x, y); }, "jitter_x"_a, "jitter_y"_a);
 
     // ---- queries ----

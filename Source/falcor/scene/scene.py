@@ -224,6 +224,14 @@ class Scene(SceneLighting):
             self._pushed["settings"] = settings
         return SceneUpdateFlags(self.native.update(extra))
 
+    def reset_frame_history(self):
+        """Extension: the next `update` starts a new frame history, as the first one after loading
+        does: animations start from the static transforms and previous-frame data (motion vectors)
+        equals the current frame's. Batch tasks use it so a task renders the same bits whatever the
+        scene showed before."""
+        self._anim_state = None
+        self.native.reset_frame_history()
+
     def _animate(self, time: float) -> set:
         """Evaluates the animations as Falcor's AnimationController does; returns the nodes whose
         world matrix was recomputed. The first update (and enabling/disabling animation) starts

@@ -1,0 +1,430 @@
+"""Batch job files: parsing and validating the YAML, and expanding a job into tasks.
+
+The format is documented in docs/batch.md. Every error names the job file, the line and the key.
+A job expands into tasks, one per (scene, sweep combination, camera, frame): each renders and
+captures one frame, so a task is the unit that is retried, skipped when done, and spread over
+workers.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+FORMATS = ("auto", "png", "exr", "npy")
+POSE_KEYS = {"position": 3, "target": 3, "up": 3, "focalLength": 0, "focalDistance": 0, "apertureRadius": 0}
+_TOP_KEYS = ("name", "graph", "scenes", "resolution", "frames", "times", "framerate", "accumulate", "cameras", "camera_path",
+             "sweep", "outputs", "format", "output_dir", "seed", "retries")
+
+
+class JobError(ValueError):
+    """A job file that can't be run: names the file, the line and the key."""
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str    # "Pass.field"
+    format: str  # one of FORMATS
+
+
+@dataclass(frozen=True)
+class Task:
+    """One captured frame of one scene under one setting of the swept properties."""
+    key: str                 # stable and unique in the job: "<base>@<frame>"
+    base_name: str           # capture base name: scene stem, sweep values, camera index
+    scene: str               # absolute path
+    frame: int               # the frame number in file names
+    time: float              # clock time of the frame (seconds)
+    timed: bool              # the job lists times (clock without framerate), not frames
+    properties: dict         # {"Pass": {"property": value}} set on the graph's passes
+    pose: dict | None        # camera pose of the frame, or None for the scene's camera
+    prev: tuple | None       # (time, pose) of the previous frame (motion vectors), or None
+    seed: int                # RenderGraph.seed of the task
+    fingerprint: str         # hash of everything that decides the output bits
+
+
+@dataclass
+class Job:
+    path: Path               # the job file
+    name: str
+    graph_file: Path
+    graph_name: str | None   # which graph of the file (None: its only one)
+    scenes: list[Path]
+    resolution: tuple[int, int]
+    framerate: int
+    accumulate: int
+    outputs: list[Output] | None  # None: the graph's marked outputs
+    default_format: str
+    output_dir: Path
+    seed: int
+    retries: int
+    tasks: list[Task] = field(default_factory=list)
+    lines: dict = field(default_factory=dict, repr=False)  # key path -> line in the job file
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.output_dir / "manifest.jsonl"
+
+    def error(self, keypath: tuple, message: str) -> JobError:
+        return _error(self.path, self.lines, keypath, message)
+
+
+# ---- YAML with line numbers ----
+
+def _error(path: Path, lines: dict, keypath: tuple, message: str) -> JobError:
+    line = next((lines[keypath[:n]] for n in range(len(keypath), -1, -1) if keypath[:n] in lines), None)
+    where = f"{path}:{line}" if line is not None else str(path)
+    key = ".".join(str(k) for k in keypath)
+    return JobError(f"{where}: {key + ': ' if key else ''}{message}")
+
+
+def _read_yaml(path: Path) -> tuple[object, dict]:
+    """The document as plain Python values, and the line of every key path."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise JobError(f"{path}: can't read the job file: {e}") from None
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        lines: dict = {}
+        return (_construct(loader, node, (), lines, path) if node is not None else None), lines
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise JobError(f"{path}:{mark.line + 1 if mark else '?'}: not valid YAML: {e.problem or e}") from None
+    finally:
+        loader.dispose()
+
+
+def _construct(loader, node, keypath: tuple, lines: dict, path: Path):
+    lines[keypath] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, (str, int, float, bool)):
+                raise _error(path, {keypath: key_node.start_mark.line + 1}, keypath, "mapping keys must be scalars")
+            if key in out:
+                raise _error(path, {keypath + (key,): key_node.start_mark.line + 1}, keypath + (key,), "duplicate key")
+            out[key] = _construct(loader, value_node, keypath + (key,), lines, path)
+            lines[keypath + (key,)] = key_node.start_mark.line + 1
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_construct(loader, item, keypath + (i,), lines, path) for i, item in enumerate(node.value)]
+    return loader.construct_object(node, deep=True)
+
+
+# ---- values ----
+
+class _Reader:
+    """Typed access to the document's values, raising JobErrors that point at the key."""
+
+    def __init__(self, path: Path, data: dict, lines: dict):
+        self.path, self.data, self.lines = path, data, lines
+
+    def error(self, keypath, message) -> JobError:
+        return _error(self.path, self.lines, tuple(keypath), message)
+
+    def get(self, key, default=None):
+        return self.data.get(key, default)
+
+    def int(self, keypath, value, minimum=None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(keypath, f"expected an integer, got {value!r}")
+        if minimum is not None and value < minimum:
+            raise self.error(keypath, f"must be at least {minimum}, got {value}")
+        return value
+
+    def number(self, keypath, value) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.error(keypath, f"expected a finite number, got {value!r}")
+        return float(value)
+
+    def list(self, keypath, value, allow_scalar=False) -> list:
+        if allow_scalar and not isinstance(value, (list, dict)):
+            return [value]
+        if not isinstance(value, list) or not value:
+            raise self.error(keypath, f"expected a non-empty list, got {value!r}")
+        return value
+
+    def file(self, keypath, value) -> Path:
+        if not isinstance(value, str) or not value:
+            raise self.error(keypath, f"expected a file path, got {value!r}")
+        p = Path(value)
+        p = p if p.is_absolute() else self.path.parent / p
+        if not p.is_file():
+            raise self.error(keypath, f"file not found: '{p}'")
+        return p.resolve()
+
+
+def load_job(path) -> Job:
+    """Reads and validates a job file and expands its tasks. Raises JobError naming the file,
+    line and key of the first problem; nothing is rendered or written."""
+    path = Path(os.fspath(path)).resolve()
+    data, lines = _read_yaml(path)
+    if not isinstance(data, dict):
+        raise JobError(f"{path}: a job file is a mapping of keys (graph, scenes, frames, ...)")
+    r = _Reader(path, data, lines)
+    for key in data:
+        if key not in _TOP_KEYS:
+            close = difflib.get_close_matches(str(key), _TOP_KEYS, n=1)
+            raise r.error((key,), "unknown key" + (f" (did you mean '{close[0]}'?)" if close else f"; known keys: {', '.join(_TOP_KEYS)}"))
+    for required in ("graph", "scenes"):
+        if required not in data:
+            raise r.error((), f"the job has no '{required}'")
+
+    graph = data["graph"]
+    graph_name = None
+    if isinstance(graph, dict):
+        unknown = set(graph) - {"file", "name"}
+        if unknown or "file" not in graph:
+            raise r.error(("graph",), "expected a file path or {file: ..., name: ...}")
+        graph_name = graph.get("name")
+        if graph_name is not None and not isinstance(graph_name, str):
+            raise r.error(("graph", "name"), f"expected a graph name, got {graph_name!r}")
+        graph_file = r.file(("graph", "file"), graph["file"])
+    else:
+        graph_file = r.file(("graph",), graph)
+
+    scenes = [r.file(("scenes", i), s) for i, s in enumerate(r.list(("scenes",), data["scenes"], allow_scalar=True))]
+    stems = {}
+    for i, s in enumerate(scenes):
+        if s.stem in stems and stems[s.stem] != s:
+            raise r.error(("scenes", i), f"'{s}' and '{stems[s.stem]}' would write files of the same names ('{s.stem}.*')")
+        stems[s.stem] = s
+    if len(set(scenes)) != len(scenes):
+        raise r.error(("scenes",), "a scene is listed twice")
+
+    resolution = data.get("resolution", [1920, 1080])
+    if not isinstance(resolution, list) or len(resolution) != 2:
+        raise r.error(("resolution",), f"expected [width, height], got {resolution!r}")
+    resolution = tuple(r.int(("resolution", i), v, minimum=1) for i, v in enumerate(resolution))
+
+    framerate = r.int(("framerate",), data.get("framerate", 60), minimum=1)
+    accumulate = r.int(("accumulate",), data.get("accumulate", 1), minimum=1)
+    seed = r.int(("seed",), data.get("seed", 0), minimum=0)
+    retries = r.int(("retries",), data.get("retries", 2), minimum=0)
+    default_format = data.get("format", "auto")
+    if default_format not in FORMATS:
+        raise r.error(("format",), f"expected one of {', '.join(FORMATS)}, got {default_format!r}")
+    outputs = _outputs(r, default_format)
+    output_dir = data.get("output_dir", path.stem + "_out")
+    if not isinstance(output_dir, str) or not output_dir:
+        raise r.error(("output_dir",), f"expected a folder path, got {output_dir!r}")
+    output_dir = Path(output_dir) if Path(output_dir).is_absolute() else path.parent / output_dir
+    name = data.get("name", path.stem)
+    if not isinstance(name, str):
+        raise r.error(("name",), f"expected a string, got {name!r}")
+
+    job = Job(path=path, name=name, graph_file=graph_file, graph_name=graph_name, scenes=scenes, resolution=resolution,
+              framerate=framerate, accumulate=accumulate, outputs=outputs, default_format=default_format,
+              output_dir=output_dir.resolve(), seed=seed, retries=retries, lines=lines)
+    frames = _frames(r, framerate)
+    cameras, camera_path = _cameras(r, len(frames))
+    job.tasks = _expand(job, frames, cameras, camera_path, _sweep(r), continuous="times" not in data)
+    return job
+
+
+def _outputs(r: _Reader, default_format: str) -> list[Output] | None:
+    if "outputs" not in r.data:
+        return None
+    result = []
+    for i, item in enumerate(r.list(("outputs",), r.data["outputs"], allow_scalar=True)):
+        fmt = default_format
+        if isinstance(item, dict):
+            if set(item) - {"name", "format"} or "name" not in item:
+                raise r.error(("outputs", i), "expected 'Pass.field' or {name: Pass.field, format: ...}")
+            fmt = item.get("format", default_format)
+            if fmt not in FORMATS:
+                raise r.error(("outputs", i, "format"), f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
+            item = item["name"]
+        if not isinstance(item, str) or item.count(".") != 1:
+            raise r.error(("outputs", i), f"expected an output name 'Pass.field', got {item!r}")
+        if any(o.name == item for o in result):
+            raise r.error(("outputs", i), f"'{item}' is listed twice")
+        result.append(Output(item, fmt))
+    return result
+
+
+def _frames(r: _Reader, framerate: int) -> list[tuple[int, float]]:
+    """(frame number in file names, clock time) of every captured frame."""
+    if "frames" in r.data and "times" in r.data:
+        raise r.error(("times",), "give either 'frames' or 'times', not both")
+    if "times" in r.data:
+        times = [r.number(("times", i), t) for i, t in enumerate(r.list(("times",), r.data["times"], allow_scalar=True))]
+        for i, t in enumerate(times):
+            if t < 0:
+                raise r.error(("times", i), f"times must not be negative, got {t}")
+        if len(set(times)) != len(times):
+            raise r.error(("times",), "a time is listed twice")
+        return list(enumerate(times))
+    spec = r.data.get("frames", [0])
+    if isinstance(spec, dict):
+        unknown = set(spec) - {"start", "stop", "step"}
+        if unknown or "stop" not in spec:
+            raise r.error(("frames",), "expected a list of frames or {start: ..., stop: ..., step: ...} (stop excluded)")
+        start = r.int(("frames", "start"), spec.get("start", 0), minimum=0)
+        stop = r.int(("frames", "stop"), spec["stop"], minimum=start + 1)
+        step = r.int(("frames", "step"), spec.get("step", 1), minimum=1)
+        frames = list(range(start, stop, step))
+    else:
+        frames = [r.int(("frames", i), f, minimum=0) for i, f in enumerate(r.list(("frames",), spec, allow_scalar=True))]
+        if len(set(frames)) != len(frames):
+            raise r.error(("frames",), "a frame is listed twice")
+    return [(f, f / framerate) for f in frames]
+
+
+def _pose(r: _Reader, keypath: tuple, value) -> dict:
+    if not isinstance(value, dict) or not value:
+        raise r.error(keypath, f"expected a camera pose {{position: [x, y, z], target: [...], up: [...], ...}}, got {value!r}")
+    pose = {}
+    for key, v in value.items():
+        if key not in POSE_KEYS:
+            raise r.error(keypath + (key,), f"unknown camera key; known: {', '.join(POSE_KEYS)}")
+        if POSE_KEYS[key]:
+            if not isinstance(v, list) or len(v) != 3:
+                raise r.error(keypath + (key,), f"expected [x, y, z], got {v!r}")
+            pose[key] = [r.number(keypath + (key, i), c) for i, c in enumerate(v)]
+        else:
+            pose[key] = r.number(keypath + (key,), v)
+    return pose
+
+
+def _cameras(r: _Reader, frame_count: int) -> tuple[list[dict | None], list[dict] | None]:
+    if "cameras" in r.data and "camera_path" in r.data:
+        raise r.error(("camera_path",), "give either 'cameras' (views) or 'camera_path' (a pose per frame), not both")
+    cameras: list[dict | None] = [None]
+    if "cameras" in r.data:
+        cameras = [_pose(r, ("cameras", i), c) for i, c in enumerate(r.list(("cameras",), r.data["cameras"]))]
+    path = None
+    if "camera_path" in r.data:
+        path = [_pose(r, ("camera_path", i), c) for i, c in enumerate(r.list(("camera_path",), r.data["camera_path"]))]
+        if len(path) != frame_count:
+            raise r.error(("camera_path",), f"{len(path)} poses for {frame_count} frames: give one pose per frame")
+    return cameras, path
+
+
+def _sweep(r: _Reader) -> list[dict]:
+    """The settings of the swept properties: [{"Pass.property": value, ...}, ...]."""
+    spec = r.data.get("sweep")
+    if spec is None:
+        return [{}]
+    if isinstance(spec, dict):
+        keys, values = [], []
+        for key, vals in spec.items():
+            _check_property_key(r, ("sweep", key), key)
+            vals = r.list(("sweep", key), vals, allow_scalar=True)
+            if any(_canonical(a) == _canonical(b) for a, b in itertools.combinations(vals, 2)):
+                raise r.error(("sweep", key), "a value is listed twice")
+            keys.append(key)
+            values.append(vals)
+        return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+    settings = []
+    for i, item in enumerate(r.list(("sweep",), spec)):
+        if not isinstance(item, dict) or not item:
+            raise r.error(("sweep", i), "expected a mapping of 'Pass.property': value")
+        for key in item:
+            _check_property_key(r, ("sweep", i, key), key)
+        settings.append(dict(item))
+    canon = [_canonical(s) for s in settings]
+    for i, c in enumerate(canon):
+        if c in canon[:i]:
+            raise r.error(("sweep", i), "the same settings are listed twice")
+    return settings
+
+
+def _check_property_key(r: _Reader, keypath: tuple, key) -> None:
+    if not isinstance(key, str) or key.count(".") != 1 or not all(key.split(".")):
+        raise r.error(keypath, f"expected 'Pass.property', got {key!r}")
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+# ---- tasks ----
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._=+-]")
+
+
+def format_value(value) -> str:
+    """A property value as it appears in file names (stable across runs and platforms)."""
+    if isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, (list, tuple)):
+        text = "_".join(format_value(v) for v in value)
+    elif isinstance(value, dict):
+        text = "_".join(f"{k}-{format_value(v)}" for k, v in sorted(value.items()))
+    else:
+        text = str(value)
+    return _UNSAFE.sub("_", text)
+
+
+def base_name(scene: Path, setting: dict, camera_index: int | None) -> str:
+    """`<scene stem>[__Pass.property=value ...][__cam<i>]`: Falcor's capture base name per task."""
+    parts = [scene.stem] + [f"{key}={format_value(value)}" for key, value in setting.items()]
+    if camera_index is not None:
+        parts.append(f"cam{camera_index}")
+    return "__".join(parts)
+
+
+def file_hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def task_seed(job_seed: int, key: str) -> int:
+    """The task's RenderGraph.seed: from (job seed, task key) only, so any worker renders the same bits."""
+    return int.from_bytes(hashlib.sha256(f"{job_seed}:{key}".encode()).digest()[:4], "little")
+
+
+def _expand(job: Job, frames: list, cameras: list, camera_path: list | None, settings: list[dict], continuous: bool) -> list[Task]:
+    """Tasks in scene order (a worker's consecutive tasks mostly share its cached scene). With
+    `continuous` (frames, not times), each task first steps the scene through the previous frame."""
+    common = {
+        "graph": file_hash(job.graph_file), "graph_name": job.graph_name, "resolution": job.resolution,
+        "framerate": job.framerate, "accumulate": job.accumulate,
+        "outputs": [(o.name, o.format) for o in job.outputs] if job.outputs is not None else None,
+        "format": job.default_format,
+    }
+    scene_hashes = {s: file_hash(s) for s in job.scenes}
+    tasks, names = [], {}
+    frame_index = {f: i for i, (f, _) in enumerate(frames)}
+    for scene, setting, (cam_index, camera) in itertools.product(job.scenes, settings, enumerate(cameras)):
+        base = base_name(scene, setting, cam_index if len(cameras) > 1 else None)
+        properties: dict = {}
+        for key, value in setting.items():
+            pass_name, prop = key.split(".")
+            properties.setdefault(pass_name, {})[prop] = value
+        for i, (frame, time) in enumerate(frames):
+            pose = camera_path[i] if camera_path else camera
+            prev = None
+            if continuous and frame > 0:
+                # The previous frame's time and pose, so motion vectors are those of a continuous run.
+                before = frame_index.get(frame - 1)
+                prev_pose = camera_path[before] if camera_path and before is not None else pose
+                prev = ((frame - 1) / job.framerate, prev_pose)
+            key = f"{base}@{frame}"
+            if key in names:
+                raise job.error(("sweep",), f"two tasks would be named '{key}' (settings {names[key]} and {setting}): "
+                                            "their values look the same in file names")
+            names[key] = setting
+            seed = task_seed(job.seed, key)
+            fingerprint = hashlib.sha256(_canonical({
+                **common, "scene": scene_hashes[scene], "key": key, "time": time, "properties": properties,
+                "pose": pose, "prev": prev, "seed": seed}).encode()).hexdigest()
+            tasks.append(Task(key=key, base_name=base, scene=str(scene), frame=frame, time=time, timed=not continuous,
+                              properties=properties,
+                              pose=pose, prev=prev, seed=seed, fingerprint=fingerprint))
+    return tasks
