@@ -7,6 +7,7 @@ import concurrent.futures as cf
 import dataclasses
 import multiprocessing
 import os
+import re
 import sys
 import time
 import traceback
@@ -182,6 +183,7 @@ def run(job: Job, *, processes: int = 0, workers: int = 0, scheduler: str | None
     renders (JobError). Engine logs below warnings are hidden unless `verbose`."""
     stream = stream if stream is not None else sys.stderr
     worker.validate(job)
+    _remove_partial_files(job)
     done, _, _ = manifest.classify(job)
     done_keys = {t.key for t in done}
     todo = deque(t for t in job.tasks if t.key not in done_keys)  # job order: scenes stay together
@@ -231,6 +233,18 @@ def run(job: Job, *, processes: int = 0, workers: int = 0, scheduler: str | None
         executor.close()
     summary.elapsed = time.perf_counter() - start
     return summary
+
+
+_PARTIAL = re.compile(r"^\..+\.[0-9a-f]{32}\.tmp\.[A-Za-z0-9]+$")
+
+
+def _remove_partial_files(job: Job) -> None:
+    """Deletes what a killed run left half-written (files are written under a hidden temporary
+    name and renamed when complete, so these never held a finished capture)."""
+    if job.output_dir.is_dir():
+        for path in job.output_dir.iterdir():
+            if _PARTIAL.match(path.name):
+                path.unlink(missing_ok=True)
 
 
 def _describe(error: BaseException) -> str:
