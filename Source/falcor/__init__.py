@@ -14,7 +14,8 @@ from .math_types import __all__ as _math_names
 from .clock import Clock
 from .profiler import Profiler
 from .frame_capture import FrameCapture, TimingCapture
-from .renderer import Renderer, Settings
+from .renderer import Renderer
+from .settings import Settings
 from .render import render
 from .testbed import Buffer, Device, DeviceType, MemoryType, ResourceBindFlags, Testbed
 from . import scene as _scene

@@ -13,37 +13,10 @@ from . import falcor_ext as _ext
 from .clock import Clock
 from .frame_capture import FrameCapture, TimingCapture
 from .profiler import Profiler
+from .settings import Settings
 from .scene import SceneBuilderFlags, load_scene
 
 _CLEAR_COLOR = (0.38, 0.52, 0.10, 1.0)
-
-
-class Settings:
-    """Global / per-scene settings: options (dict) and filtered attributes."""
-
-    def __init__(self):
-        self.options: dict = {}
-        self.filtered_attributes: list = []
-
-    def addOptions(self, options: dict | None = None):
-        _merge(self.options, options or {})
-
-    def addFilteredAttributes(self, attributes):
-        self.filtered_attributes.extend(attributes if isinstance(attributes, list) else [attributes])
-
-    def clearOptions(self):
-        self.options.clear()
-
-    def clearFilteredAttributes(self):
-        self.filtered_attributes.clear()
-
-
-def _merge(dst: dict, src: dict):
-    for k, v in src.items():
-        if isinstance(v, dict) and isinstance(dst.get(k), dict):
-            _merge(dst[k], v)
-        else:
-            dst[k] = v
 
 
 class Renderer:

@@ -144,3 +144,16 @@ def test_env_map(tmp_path):
         EnvMap(tmp_path / "missing.hdr")
     with pytest.raises(TypeError):
         b.envMap = "sky.hdr"
+
+
+def test_the_scene_package_does_not_import_the_renderer():
+    """falcor.scene is below falcor.renderer (which loads scenes): no import back up."""
+    import ast
+    from pathlib import Path
+
+    import falcor.scene
+
+    for path in Path(falcor.scene.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").endswith("renderer"), f"{path.name} imports {node.module}"

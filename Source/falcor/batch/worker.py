@@ -21,6 +21,8 @@ import numpy as np
 
 from .. import capture, image_io
 from .. import falcor_ext as _ext
+from ..renderer import Renderer
+from ..scene import load_scene
 from .job import JobError, Job, Task, file_hash
 
 MAX_CACHED_SCENES = 2
@@ -117,8 +119,6 @@ def _camera_state(camera) -> dict:
 
 def _scene(path: str) -> tuple[_CachedScene, bool]:
     """The loaded scene of `path` and whether it came from the cache."""
-    from ..scene import load_scene
-
     key = (path, file_hash(Path(path)))
     if key in _scenes:
         _scenes.move_to_end(key)
@@ -159,8 +159,6 @@ def render_task(job: Job, task: Task, options: Options = Options(), on_frame=Non
 
 
 def _render_task(job: Job, task: Task, on_frame) -> dict:
-    from ..renderer import Renderer
-
     start = time.perf_counter()
     cached, hit = _scene(task.scene)
     loaded = time.perf_counter()

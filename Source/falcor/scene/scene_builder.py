@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from .. import falcor_ext as _ext
+from ..settings import Settings
 from . import importers
 from .animation import INVALID_ID, Animatable, Animation
 from .camera import Camera
@@ -110,8 +111,6 @@ class SceneBuilder(SceneLighting):
     """The global `sceneBuilder` of pyscenes; `getScene()` (extension) builds the scene once."""
 
     def __init__(self, flags=SceneBuilderFlags.Default, settings=None):
-        from ..renderer import Settings
-
         self._flags = SceneBuilderFlags(int(flags))
         self._settings = settings if settings is not None else Settings()
         self._meshes: list[MeshSpec] = []
