@@ -3,6 +3,7 @@
 #include "Core/PythonHelpers.h"
 #include "Rendering/Materials/MERLBRDF.h"
 #include "Rendering/Materials/RGLBRDF.h"
+#include "Scene/MeshProcessing.h"
 #include "Scene/Scene.h"
 #include "Scene/SceneMath.h"
 #include <pybind11/numpy.h>
@@ -289,6 +290,31 @@ py::dict castRays(const Scene& scene, const py::object& origins, const py::objec
     result["barycentrics"] = bary;
     return result;
 }
+/// Vertex indices of an (M, 3) integer array, checked against the vertex count.
+std::vector<uint32_t> triangleIndices(const py::handle& obj, size_t vertexCount, const char* what)
+{
+    using IndexArray = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+    IndexArray a = IndexArray::ensure(obj);
+    FALCOR_CHECK(a && a.ndim() == 2 && a.shape(1) == 3, what, ": triangles must be an (M, 3) integer array.");
+    std::vector<uint32_t> indices(size_t(a.size()));
+    const int64_t* src = a.data();
+    for (size_t i = 0; i < indices.size(); ++i)
+    {
+        FALCOR_CHECK(src[i] >= 0 && uint64_t(src[i]) < vertexCount, what, ": triangle ", i / 3, " refers to vertex ", src[i], " of ",
+                     vertexCount, ".");
+        indices[i] = uint32_t(src[i]);
+    }
+    return indices;
+}
+
+template<typename V, int C>
+py::array_t<float> toRows(const std::vector<V>& values)
+{
+    py::array_t<float> a({py::ssize_t(values.size()), py::ssize_t(C)});
+    std::memcpy(a.mutable_data(), values.data(), values.size() * sizeof(V));
+    return a;
+}
+
 } // namespace
 
 DiffuseSpecularData toDiffuseSpecularData(const py::dict& d)
@@ -305,6 +331,40 @@ DiffuseSpecularData toDiffuseSpecularData(const py::dict& d)
 
 void registerSceneBindings(py::module_& m)
 {
+    m.def(
+        "generate_tangents",
+        [](const py::object& positions, const py::object& normals, const py::object& texcoords, const py::object& triangles) {
+            const auto p = rows<float3, 3>(positions, "positions"), n = rows<float3, 3>(normals, "normals");
+            const auto t = rows<float2, 2>(texcoords, "texcoords");
+            FALCOR_CHECK(p.size() == n.size() && p.size() == t.size(), "generate_tangents: ", p.size(), " positions, ", n.size(),
+                         " normals and ", t.size(), " texture coordinates; they must match.");
+            const std::vector<uint32_t> indices = triangleIndices(triangles, p.size(), "generate_tangents");
+            std::vector<float4> tangents;
+            {
+                py::gil_scoped_release release;
+                tangents = generateTangents(p, n, t, indices);
+            }
+            return toRows<float4, 4>(tangents);
+        },
+        "positions"_a, "normals"_a, "texcoords"_a, "triangles"_a,
+        "(N, 4) float32 tangent frames from texture coordinates (angle-weighted, w = handedness), on the engine's threads.");
+    m.def(
+        "expand_flat",
+        [](const py::object& positions, const py::object& texcoords, const py::object& triangles) {
+            const auto p = rows<float3, 3>(positions, "positions");
+            const auto t = rows<float2, 2>(texcoords, "texcoords");
+            FALCOR_CHECK(p.size() == t.size(), "expand_flat: ", p.size(), " positions but ", t.size(), " texture coordinates.");
+            const std::vector<uint32_t> indices = triangleIndices(triangles, p.size(), "expand_flat");
+            FlatMesh flat;
+            {
+                py::gil_scoped_release release;
+                flat = expandFlat(p, t, indices);
+            }
+            return py::make_tuple(toRows<float3, 3>(flat.positions), toRows<float3, 3>(flat.normals), toRows<float2, 2>(flat.texcoords));
+        },
+        "positions"_a, "texcoords"_a, "triangles"_a,
+        "Flat shading: (positions, normals, texcoords) with three vertices of its own per triangle carrying its unit face normal.");
+
     // The values only: falcor.SceneUpdateFlags (Python) is an IntFlag built from these.
     py::enum_<Scene::UpdateFlags> flags(m, "_SceneUpdateFlags");
     for (auto [name, value] : std::initializer_list<std::pair<const char*, Scene::UpdateFlags>>{

@@ -210,17 +210,41 @@ def _warn(message: str):
 def _load_with_trimesh(path: str, flags: TriangleMeshImportFlags) -> TriangleMesh:
     import trimesh
 
+    if path.lower().endswith(".ply") and not flags & (TriangleMeshImportFlags.JoinIdenticalVertices | TriangleMeshImportFlags.GenSmoothNormals):
+        return _flat_ply(path)
     mesh = trimesh.load(path, force="mesh", process=bool(flags & TriangleMeshImportFlags.JoinIdenticalVertices))
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise ValueError("no triangles found")
     faces = np.asarray(mesh.faces, np.int64)
     positions = np.asarray(mesh.vertices, np.float32)
-    uv = getattr(mesh.visual, "uv", None)
-    texcoords = np.zeros((len(positions), 2), np.float32) if uv is None else np.asarray(uv, np.float32).copy()
-    texcoords[:, 1] = 1.0 - texcoords[:, 1]  # top-left texture origin, as Falcor flips UVs on import
+    texcoords = _texcoords(getattr(mesh.visual, "uv", None), len(positions))
     if flags & TriangleMeshImportFlags.GenSmoothNormals:
         return TriangleMesh.from_arrays(positions, mesh.vertex_normals, texcoords, faces)
-    # Flat normals: every triangle gets its own three vertices carrying the face normal.
-    corners = faces.reshape(-1)
-    normals = np.repeat(np.asarray(mesh.face_normals, np.float32), 3, axis=0)
-    return TriangleMesh.from_arrays(positions[corners], normals, texcoords[corners], np.arange(len(corners)))
+    return _flat(positions, texcoords, faces)
+
+
+def _flat_ply(path: str) -> TriangleMesh:
+    """A PLY file's triangles, flat shaded: its arrays straight from trimesh's PLY parser (without
+    building a trimesh.Trimesh, whose copies and caches cost more than the parsing)."""
+    import trimesh
+
+    with open(path, "rb") as file:
+        loaded = trimesh.exchange.ply.load_ply(file)
+    faces = loaded.get("faces")
+    if faces is None or len(faces) == 0:
+        raise ValueError("no triangles found")
+    positions = np.asarray(loaded["vertices"], np.float32)
+    faces = trimesh.geometry.triangulate_quads(faces, dtype=np.int64)
+    return _flat(positions, _texcoords(getattr(loaded.get("visual"), "uv", None), len(positions)), faces)
+
+
+def _texcoords(uv, count: int) -> np.ndarray:
+    texcoords = np.zeros((count, 2), np.float32) if uv is None else np.asarray(uv, np.float32).copy()
+    texcoords[:, 1] = 1.0 - texcoords[:, 1]  # top-left texture origin, as Falcor flips UVs on import
+    return texcoords
+
+
+def _flat(positions, texcoords, faces) -> TriangleMesh:
+    """Flat normals: every triangle gets its own three vertices carrying the face normal."""
+    flat_positions, flat_normals, flat_texcoords = _ext.expand_flat(positions, texcoords, faces)
+    return TriangleMesh.from_arrays(flat_positions, flat_normals, flat_texcoords, np.arange(len(flat_positions), dtype=np.uint32))

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import trimesh.transformations as tf
 
+from ... import falcor_ext as _ext
 from ...falcor_ext import Logger
 from ...math_types import float3, float4
 from ..animation import Animation as FalcorAnimation
@@ -160,23 +161,14 @@ def check_indices(path, indices: np.ndarray, vertex_count: int) -> None:
 
 
 def flat_shaded(positions, indices, texcoords=None):
-    """Unshares every triangle corner and gives it its face normal (for meshes stored without normals).
+    """Unshares every triangle corner and gives it its face normal (for meshes stored without normals;
+    zero for degenerate triangles), in C++ (`falcor_ext.expand_flat`).
 
     Returns (positions, normals, texcoords, indices) of the expanded mesh."""
-    corners = indices.reshape(-1)
-    p = positions[corners]
-    tri = p.reshape(-1, 3, 3)
-    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    n = _unit_rows(n)
-    normals = np.repeat(n, 3, axis=0).astype(np.float32)
-    uv = None if texcoords is None else texcoords[corners]
-    return p, normals, uv, np.arange(len(corners), dtype=np.uint32).reshape(-1, 3)
-
-
-def _unit_rows(vectors):
-    """Rows scaled to unit length; zero rows (degenerate triangles) stay zero."""
-    lengths = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return np.divide(vectors, lengths, out=np.zeros_like(vectors), where=lengths > 0)
+    tri = np.asarray(indices).reshape(-1, 3)
+    uv = texcoords if texcoords is not None else np.zeros((len(positions), 2), np.float32)
+    p, normals, uv = _ext.expand_flat(positions, uv, tri)
+    return p, normals, (uv if texcoords is not None else None), np.arange(len(p), dtype=np.uint32).reshape(-1, 3)
 
 
 # --- transforms -----------------------------------------------------------------------------------
