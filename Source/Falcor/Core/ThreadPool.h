@@ -47,6 +47,21 @@ void parallelFor(size_t count, size_t grain, F&& body)
     ThreadPool::get().run(chunks, [&](size_t chunk) { body(chunk * grain, std::min(count, (chunk + 1) * grain)); });
 }
 
+/// Calls body(i) for every i in [0, count): on the pool in chunks of `grain` when `parallel`,
+/// else in order on this thread (for callers that are already one task among many).
+template<typename F>
+void forEachIndex(size_t count, size_t grain, bool parallel, F&& body)
+{
+    auto run = [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i)
+            body(i);
+    };
+    if (parallel)
+        parallelFor(count, grain, run);
+    else
+        run(0, count);
+}
+
 /// Calls body(y) for every row y in [0, height), rows distributed over the pool.
 template<typename F>
 void parallelForRows(uint32_t height, F&& body)

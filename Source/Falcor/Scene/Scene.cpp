@@ -138,23 +138,93 @@ void Scene::finalize()
     for (const Mesh& m : mMeshes)
         FALCOR_CHECK(m.materialID < mMaterials.size(), "Scene::finalize: mesh '", m.name, "' uses material ", m.materialID, " of ",
                      mMaterials.size(), ".");
-    buildAccel();
+    if (mBottomLevelsCached)
+        mAccel.setInstances(accelGeometry(), accelInstances());
+    else
+        buildAccel();
+    mBottomLevelsCached = false;
     updateBounds();
     mFinalized = true;
     mFirstFrame = true;
     mPendingUpdates = UpdateFlags::None;
 }
 
-void Scene::buildAccel()
+std::vector<MeshGeometry> Scene::accelGeometry() const
 {
     std::vector<MeshGeometry> geometry;
     for (const Mesh& m : mMeshes)
-        geometry.push_back({m.positions, m.triangles, mMaterials[m.materialID].alphaMode == AlphaMode::Opaque});
+    {
+        const bool opaque = m.materialID >= mMaterials.size() || mMaterials[m.materialID].alphaMode == AlphaMode::Opaque;
+        geometry.push_back({m.positions, m.triangles, opaque});
+    }
+    return geometry;
+}
+
+std::vector<InstanceDesc> Scene::accelInstances() const
+{
     std::vector<InstanceDesc> descs;
     for (const Instance& i : mInstances)
         descs.push_back({i.meshID, i.worldMatrix, i.frontFaceCW});
-    mAccel.build(geometry, descs);
+    return descs;
+}
+
+void Scene::buildAccel()
+{
+    mAccel.build(accelGeometry(), accelInstances());
     mAccelDirty = false;
+}
+
+void Scene::writeGeometryCache(ByteWriter& out) const
+{
+    FALCOR_CHECK(mFinalized, "Scene::writeGeometryCache: the scene is not finalized.");
+    out.write<uint64_t>(mMeshes.size());
+    for (const Mesh& m : mMeshes)
+    {
+        out.writeString(m.name);
+        out.writeArray(std::span(m.positions));
+        out.writeArray(std::span(m.normals));
+        out.writeArray(std::span(m.tangents));
+        out.writeArray(std::span(m.texCrds));
+        out.writeArray(std::span(m.triangles));
+        out.write(m.materialID);
+        out.write<uint8_t>(uint8_t(m.frontFaceCW) | uint8_t(m.isAnimated) << 1);
+    }
+    mAccel.writeBottomLevels(out);
+}
+
+void Scene::readGeometryCache(ByteReader& in)
+{
+    FALCOR_CHECK(mMeshes.empty() && !mFinalized, "Scene::readGeometryCache: the scene already has meshes.");
+    const uint64_t count = in.read<uint64_t>("mesh count");
+    FALCOR_CHECK(count <= in.remaining() / 64, "truncated data: ", count, " meshes claimed in ", in.remaining(), " bytes.");
+    std::vector<Mesh> meshes(count);
+    in.deferCopies();
+    for (Mesh& m : meshes)
+    {
+        m.name = in.readString("mesh name");
+        in.readArray(m.positions, "mesh positions");
+        in.readArray(m.normals, "mesh normals");
+        in.readArray(m.tangents, "mesh tangents");
+        in.readArray(m.texCrds, "mesh texture coordinates");
+        in.readArray(m.triangles, "mesh triangles");
+        m.materialID = in.read<uint32_t>("mesh material");
+        const uint8_t flags = in.read<uint8_t>("mesh flags");
+        m.frontFaceCW = flags & 1;
+        m.isAnimated = flags & 2;
+    }
+    in.copyDeferred();
+    try
+    {
+        for (Mesh& m : meshes)
+            addMesh(std::move(m)); // checks lengths and indices
+        mAccel.readBottomLevels(in, accelGeometry());
+    }
+    catch (...)
+    {
+        mMeshes.clear(); // no half-restored scene
+        throw;
+    }
+    mBottomLevelsCached = true;
 }
 
 void Scene::updateBounds()

@@ -7,6 +7,7 @@
 #include "Scene/Material.h"
 #include "Scene/SceneUpdateFlags.h"
 #include "Utils/Math/AABB.h"
+#include "Utils/Serialization/ByteStream.h"
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -106,6 +107,14 @@ public:
     /// Builds the acceleration structure and bounds; the next `update()` is the first frame.
     void finalize();
 
+    // ---- Scene cache ------------------------------------------------------------------------
+    /// Writes the meshes and their built bottom-level trees (after `finalize`).
+    void writeGeometryCache(ByteWriter& out) const;
+    /// Restores what `writeGeometryCache` wrote into a scene with no meshes yet; instances and
+    /// materials are then added as usual and `finalize` reuses the trees instead of building
+    /// them. Damaged data raises (every array length and tree reference is checked).
+    void readGeometryCache(ByteReader& in);
+
     // ---- Per-frame updates (pushed by the Python scene, then `update()`) --------------------
     /// New world matrices, one per instance.
     void setInstanceTransforms(std::span<const float4x4> worldMatrices);
@@ -194,6 +203,8 @@ private:
     };
 
     void buildAccel();
+    std::vector<MeshGeometry> accelGeometry() const;
+    std::vector<InstanceDesc> accelInstances() const;
     void updateBounds();
     void markUpdate(UpdateFlags flags);
     const AlphaTest* alphaTestFor(bool enabled) const { return enabled ? &mAlphaTest : nullptr; }
@@ -212,6 +223,7 @@ private:
     AABB mBounds;
 
     bool mFinalized = false;
+    bool mBottomLevelsCached = false; ///< readGeometryCache restored the trees: finalize keeps them.
     bool mFirstFrame = true;
     bool mTransformsSet = false; ///< Instance matrices were pushed since the last update.
     bool mAccelDirty = false;    ///< Geometry or the opaque/alpha-tested status of a mesh changed: rebuild.

@@ -9,6 +9,7 @@
 #include <pybind11/numpy.h>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <type_traits>
 
 namespace falcor::python
@@ -315,6 +316,9 @@ py::array_t<float> toRows(const std::vector<V>& values)
     return a;
 }
 
+constexpr char kGeometryCacheTag[9] = "FSCNGEOM";
+constexpr uint32_t kGeometryCacheVersion = 1;
+
 } // namespace
 
 DiffuseSpecularData toDiffuseSpecularData(const py::dict& d)
@@ -424,6 +428,37 @@ void registerSceneBindings(py::module_& m)
         py::gil_scoped_release release;
         s.finalize();
     });
+
+    // ---- scene cache (falcor.scene.cache) ----
+    m.def("content_checksum", [](const py::buffer& data) {
+        const py::buffer_info info = data.request();
+        return contentChecksum({static_cast<const uint8_t*>(info.ptr), size_t(info.size * info.itemsize)});
+    }, "data"_a, "The 64-bit checksum the scene cache seals its native geometry with (not cryptographic).");
+    scene.def("append_geometry_cache", [](const Scene& s, const std::string& path) {
+        py::gil_scoped_release release;
+        ByteWriter writer;
+        s.writeGeometryCache(writer);
+        const std::vector<uint8_t> sealed = seal(writer.bytes(), kGeometryCacheTag, kGeometryCacheVersion);
+        std::ofstream file(path, std::ios::binary | std::ios::app);
+        file.write(reinterpret_cast<const char*>(sealed.data()), std::streamsize(sealed.size()));
+        FALCOR_CHECK(file.good(), "Can't write the scene cache file '", path, "'.");
+    }, "path"_a, "Appends the meshes and their bottom-level trees, sealed with a checksum, to the file at `path`.");
+    scene.def("read_geometry_cache", [](Scene& s, const std::string& path, uint64_t offset) {
+        auto lock = writeLock(s);
+        py::gil_scoped_release release;
+        try
+        {
+            const MappedFile file(path, offset);
+            ByteReader reader(unseal(file.bytes(), kGeometryCacheTag, kGeometryCacheVersion));
+            s.readGeometryCache(reader);
+            FALCOR_CHECK(reader.remaining() == 0, reader.remaining(), " bytes left over.");
+        }
+        catch (const std::exception& e)
+        {
+            throwError("Scene cache file '", path, "': ", e.what());
+        }
+    }, "path"_a, "offset"_a, "Restores meshes and trees written by append_geometry_cache at byte `offset` of `path` (then add instances, "
+       "set materials and finalize). A damaged file raises.");
 
     // ---- per-frame updates ----
     scene.def("set_instance_transforms", [](Scene& s, const py::object& matrices) {

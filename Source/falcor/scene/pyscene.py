@@ -14,6 +14,7 @@ import traceback
 from pathlib import Path
 
 from .. import falcor_ext as _ext
+from .asset_log import recording_open
 from .importers import error, register_importer
 
 _LEGACY_HEADER = re.compile(r"#\s+[\w-]+\.\w{1,10}", re.ASCII)
@@ -71,6 +72,7 @@ def _run(script: str, path, builder):
         context = {"__builtins__": __builtins__, "__name__": "__main__", "__file__": filename}
         exec("from falcor import *", context)
         context["sceneBuilder"] = builder
+        context["open"] = recording_open
         try:
             exec(compile(script, filename, "exec"), context)
         except _ext.ImporterError as e:

@@ -62,11 +62,20 @@ class MeshDesc:
         self.vertex_count, self.triangle_count = vertex_count, triangle_count
 
 
+class BuiltMesh:
+    """A mesh of a built scene as Python keeps it: its arrays live in the native scene."""
+
+    def __init__(self, spec):
+        self.name, self.material, self.material_id = spec.name, spec.material, spec.material_id
+        self.vertex_count, self.triangle_count = len(spec.positions), len(spec.triangles)
+        self.front_face_cw, self.is_animated = spec.front_face_cw, spec.is_animated
+
+
 class _Geometry:
     """Meshes, instances and the node hierarchy of a built scene."""
 
     def __init__(self, meshes: list, instances: list, node_matrices: list, node_parents: list):
-        self.meshes = meshes            # MeshSpec, with .tangents and .material_id added at build
+        self.meshes = meshes            # BuiltMesh records
         self.instances = instances      # (mesh_id, node_id)
         self.local = [m.copy() for m in node_matrices]
         self.static_local = node_matrices
@@ -122,6 +131,12 @@ def _placements(builder: SceneBuilder) -> list:
 
 
 def build_scene(builder: SceneBuilder) -> "Scene":
+    contents, specs = build_contents(builder)
+    return Scene(contents, builder.getSettings(), mesh_arrays=specs)
+
+
+def build_contents(builder: SceneBuilder) -> tuple:
+    """(SceneContents, the processed MeshSpecs in scene order) of what the builder holds."""
     flags = builder.flags
     if not builder._meshes:
         builder._add_dummy_mesh()
@@ -148,30 +163,56 @@ def build_scene(builder: SceneBuilder) -> "Scene":
     moved = pretransform_static_meshes(meshes, [placements[i] for i in used], [n.matrix for n in builder._nodes],
                                        [n.parent for n in builder._nodes], {a.nodeID for a in builder._animations})
     order, instances = order_meshes_and_instances(moved.placements, moved.static, flags)
-    geometry = _Geometry([moved.meshes[i] for i in order], instances, moved.matrices, moved.parents)
-    return Scene(builder, geometry, materials)
+    specs = [moved.meshes[i] for i in order]
+    geometry = _Geometry([BuiltMesh(m) for m in specs], instances, moved.matrices, moved.parents)
+    return SceneContents(builder, geometry, materials), specs
+
+
+class SceneContents:
+    """Everything a built scene is made of except the mesh arrays (which the native scene holds):
+    picklable, so the scene cache can store it."""
+
+    def __init__(self, builder: SceneBuilder, geometry: _Geometry, materials: list):
+        self.geometry = geometry
+        self.materials = list(materials)
+        self.lights = list(builder._lights)
+        self.cameras = list(builder._cameras)
+        self.selected_camera = builder._selected_camera
+        self.animations = list(builder._animations)
+        self.env_map = builder._env_map
+        self.render_settings = builder._render_settings._copy()
+        self.camera_speed = builder._camera_speed
+        self.flags = builder.flags
+        self.import_paths = list(builder.import_paths)
+        self.import_dicts = list(builder.import_dicts)
 
 
 class Scene(SceneLighting):
-    def __init__(self, builder: SceneBuilder, geometry: _Geometry, materials: list):
+    def __init__(self, contents: SceneContents, settings, mesh_arrays: list = None, geometry_cache: tuple = None):
+        """A scene from its contents, with the mesh arrays given (`mesh_arrays`: the MeshSpecs, in
+        the order of contents.geometry.meshes) or read from a scene cache file (`geometry_cache`:
+        (path, byte offset), which also holds the bottom-level trees)."""
+        geometry = contents.geometry
         self._geometry = geometry
-        self._materials = list(materials)
-        self._lights = list(builder._lights)
-        self._cameras = list(builder._cameras)
-        self._animations = list(builder._animations)
-        self._env_map = builder._env_map
-        self._render_settings = builder._render_settings._copy()
-        self._camera_speed = builder._camera_speed
-        self._settings = builder.getSettings()
-        self._flags = builder.flags
-        self.import_paths = list(builder.import_paths)
-        self.import_dicts = list(builder.import_dicts)
+        self._materials = list(contents.materials)
+        self._lights = list(contents.lights)
+        self._cameras = list(contents.cameras)
+        self._animations = list(contents.animations)
+        self._env_map = contents.env_map
+        self._render_settings = contents.render_settings._copy()
+        self._camera_speed = contents.camera_speed
+        self._settings = settings
+        self._flags = contents.flags
+        self.import_paths = list(contents.import_paths)
+        self.import_dicts = list(contents.import_dicts)
         self._camera_bounds = None
         self._animations_enabled = True
         self.loopAnimations = True
 
         self.native = _ext.NativeScene()
-        for mesh in geometry.meshes:
+        if geometry_cache is not None:
+            self.native.read_geometry_cache(os.fspath(geometry_cache[0]), geometry_cache[1])
+        for mesh in mesh_arrays or []:
             self.native.add_mesh(mesh.name, mesh.positions, mesh.normals, mesh.tangents, mesh.texcoords, mesh.triangles,
                                  mesh.material_id, mesh.front_face_cw, mesh.is_animated)
         world = geometry.instance_matrices()
@@ -184,7 +225,7 @@ class Scene(SceneLighting):
 
         if not self._cameras:
             self._cameras.append(self._default_camera())
-        self._selected_camera = min(builder._selected_camera, len(self._cameras) - 1)
+        self._selected_camera = min(contents.selected_camera, len(self._cameras) - 1)
         self._viewpoints: list = []
         self._current_viewpoint = 0
         self._pushed: dict = {}  # what the snapshot last received (versions, objects)
@@ -413,7 +454,7 @@ class Scene(SceneLighting):
 
     def get_mesh(self, mesh_id: int) -> MeshDesc:
         mesh = self._geometry.meshes[int(mesh_id)]
-        return MeshDesc(len(mesh.positions), len(mesh.triangles))
+        return MeshDesc(mesh.vertex_count, mesh.triangle_count)
 
     def getGeometryUVTiles(self, geometryID: int) -> list:
         return []

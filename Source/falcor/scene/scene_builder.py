@@ -11,6 +11,7 @@ from .. import falcor_ext as _ext
 from ..settings import Settings
 from . import importers
 from .animation import INVALID_ID, Animatable, Animation
+from .asset_log import record_asset
 from .camera import Camera
 from .envmap import EnvMap
 from .light import Light
@@ -197,6 +198,7 @@ class SceneBuilder(SceneLighting):
             tried = resolver.describe_search(os.fspath(path), _ext.AssetCategory.Scene)
             raise importers.error(path, f"Can't find scene file '{os.fspath(path)}'. Tried: {tried}.")
         _ext.Logger.log(_ext.Logger.Level.Info, f"Importing scene: {os.fspath(path)}")
+        record_asset(resolved)
         short_names = {k: v for k, v in (dict or {}).items() if isinstance(k, str) and isinstance(v, str)}
         self.import_paths.append(resolved)
         self.import_dicts.append(short_names)

@@ -33,8 +33,8 @@ def _channels(texture) -> int:
 def scene_stats(scene) -> dict:
     geo = scene._geometry
     meshes, instances = geo.meshes, geo.instances
-    vertex_bytes = sum(len(m.positions) for m in meshes) * _VERTEX_BYTES
-    index_bytes = sum(m.triangles.size for m in meshes) * 4
+    vertex_bytes = sum(m.vertex_count for m in meshes) * _VERTEX_BYTES
+    index_bytes = sum(m.triangle_count for m in meshes) * 12
     opaque = sum(1 for m in meshes if scene._materials[m.material_id].alphaMode.name == "Opaque")
     lights = scene._lights
     count = lambda cls: sum(1 for l in lights if type(l) is cls)  # noqa: E731
@@ -44,10 +44,10 @@ def scene_stats(scene) -> dict:
         "meshInstanceOpaqueCount": sum(1 for mesh_id, _ in instances
                                        if scene._materials[meshes[mesh_id].material_id].alphaMode.name == "Opaque"),
         "transformCount": len(geo.local),
-        "uniqueTriangleCount": sum(len(m.triangles) for m in meshes),
-        "uniqueVertexCount": sum(len(m.positions) for m in meshes),
-        "instancedTriangleCount": sum(len(meshes[i].triangles) for i, _ in instances),
-        "instancedVertexCount": sum(len(meshes[i].positions) for i, _ in instances),
+        "uniqueTriangleCount": sum(m.triangle_count for m in meshes),
+        "uniqueVertexCount": sum(m.vertex_count for m in meshes),
+        "instancedTriangleCount": sum(meshes[i].triangle_count for i, _ in instances),
+        "instancedVertexCount": sum(meshes[i].vertex_count for i, _ in instances),
         "indexMemoryInBytes": index_bytes,
         "vertexMemoryInBytes": vertex_bytes,
         "geometryMemoryInBytes": index_bytes + vertex_bytes,

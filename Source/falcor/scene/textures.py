@@ -7,6 +7,7 @@ import os
 import numpy as np
 
 from .. import falcor_ext as _ext
+from .asset_log import record_asset
 
 _RF = _ext.ResourceFormat
 _SRGB = {_RF.RGBA8Unorm: _RF.RGBA8UnormSrgb, _RF.BGRA8Unorm: _RF.BGRA8UnormSrgb, _RF.BGRX8Unorm: _RF.BGRX8UnormSrgb}
@@ -17,7 +18,10 @@ def resolve(path, category=None):
     """Path of an asset through the default resolver, or None when it can't be found."""
     category = _ext.AssetCategory.Any if category is None else category
     resolved = _ext.AssetResolver.default_resolver.resolve_path(os.fspath(path), category)
-    return None if str(resolved) in ("", ".") else resolved
+    if str(resolved) in ("", "."):
+        return None
+    record_asset(resolved)
+    return resolved
 
 
 def load_texture(path, srgb: bool, generate_mips: bool = True):

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import falcor_ext as _ext
 from ..math_types import float2, float3
+from .asset_log import record_asset
 from .transform import Transform, inverse
 
 
@@ -196,6 +197,7 @@ class TriangleMesh:
         if str(resolved) in ("", "."):
             _warn(f"Failed to load triangle mesh from '{path}': File not found")
             return None
+        record_asset(resolved)
         try:
             return _load_with_trimesh(str(resolved), flags)
         except Exception as e:  # any reader failure means "no mesh", as in Falcor

@@ -294,8 +294,12 @@ with opaque=False a hit on primitive p of instance i counts only if alpha_mask[i
     accel.def_property_readonly("stats", [](const TriangleAccel& a) {
         auto lock = a.shareForQuery();
         const AccelStats& s = a.accel.getStats();
+        const AccelBuildPhases& p = s.blasPhases;
+        py::dict phases("bounds_ms"_a = p.boundsMs, "prim_refs_ms"_a = p.primRefsMs, "top_levels_ms"_a = p.topLevelsMs,
+                        "subtrees_ms"_a = p.subtreesMs, "assemble_ms"_a = p.assembleMs, "collapse_ms"_a = p.collapseMs, "pack_ms"_a = p.packMs);
         return py::dict("blas_build_ms"_a = s.blasBuildMs, "tlas_build_ms"_a = s.tlasBuildMs, "triangle_count"_a = s.triangleCount,
-                        "blas_node_count"_a = s.blasNodeCount, "tlas_node_count"_a = s.tlasNodeCount, "memory_bytes"_a = s.memoryBytes);
-    }, "Build statistics: times in ms, node counts, memory in bytes.");
+                        "blas_node_count"_a = s.blasNodeCount, "tlas_node_count"_a = s.tlasNodeCount, "memory_bytes"_a = s.memoryBytes,
+                        "blas_phases"_a = phases);
+    }, "Build statistics: times in ms, node counts, memory in bytes; blas_phases breaks the bottom-level build of large meshes down.");
 }
 } // namespace falcor::python

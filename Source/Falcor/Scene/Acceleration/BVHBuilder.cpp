@@ -215,8 +215,19 @@ public:
     Range makeRange(uint32_t begin, uint32_t end) const
     {
         Range r{begin, end, Box::empty(), Box::empty()};
-        for (uint32_t i = begin; i < end; ++i)
-            r.grow(mPrims[i]);
+        if (!isParallel(r))
+        {
+            for (uint32_t i = begin; i < end; ++i)
+                r.grow(mPrims[i]);
+            return r;
+        }
+        std::vector<Range> parts((r.size() + kBinChunk - 1) / kBinChunk, Range{0, 0, Box::empty(), Box::empty()});
+        parallelFor(r.size(), kBinChunk, [&](size_t b, size_t e) {
+            for (size_t i = b; i < e; ++i)
+                parts[b / kBinChunk].grow(mPrims[begin + i]);
+        });
+        for (const Range& part : parts)
+            merge(r, part);
         return r;
     }
 
@@ -289,14 +300,23 @@ private:
         if (axis < 0)
             return medianSplit(r);
 
-        // In-place partition that also gathers both sides' bounds.
+        auto isLeft = [&](const PrimRef& p) { return m.bin(p, axis) < bin; };
+        return isParallel(r) ? partitionOnPool(r, isLeft) : partitionInPlace(r, isLeft);
+    }
+
+    bool isParallel(const Range& r) const { return mOptions.parallel && r.size() >= kParallelBinThreshold; }
+
+    /// In-place partition that also gathers both sides' bounds.
+    template<typename IsLeft>
+    std::pair<Range, Range> partitionInPlace(const Range& r, IsLeft&& isLeft) const
+    {
         Range left{r.begin, r.begin, Box::empty(), Box::empty()}, right{r.end, r.end, Box::empty(), Box::empty()};
         uint32_t i = r.begin, j = r.end;
         while (true)
         {
-            while (i < j && m.bin(mPrims[i], axis) < bin)
+            while (i < j && isLeft(mPrims[i]))
                 left.grow(mPrims[i++]);
-            while (i < j && m.bin(mPrims[j - 1], axis) >= bin)
+            while (i < j && !isLeft(mPrims[j - 1]))
                 right.grow(mPrims[--j]);
             if (i >= j)
                 break;
@@ -304,6 +324,80 @@ private:
         }
         left.end = right.begin = i;
         return {left, right};
+    }
+
+    /// Partition over the pool: fixed chunks are partitioned in place side by side, leaving
+    /// L0 R0 L1 R1 ...; then the right-side elements that lie before the split point are swapped,
+    /// in order, with the left-side elements after it. The result depends on the chunking only,
+    /// never on the thread count.
+    template<typename IsLeft>
+    std::pair<Range, Range> partitionOnPool(const Range& r, IsLeft&& isLeft) const
+    {
+        const size_t chunks = (r.size() + kBinChunk - 1) / kBinChunk;
+        std::vector<std::pair<Range, Range>> parts(chunks);
+        parallelFor(chunks, 1, [&](size_t c0, size_t c1) {
+            for (size_t c = c0; c < c1; ++c)
+            {
+                const uint32_t begin = r.begin + uint32_t(c * kBinChunk);
+                parts[c] = partitionInPlace(Range{begin, std::min(r.end, begin + uint32_t(kBinChunk)), Box::empty(), Box::empty()}, isLeft);
+            }
+        });
+        uint32_t mid = r.begin;
+        for (const auto& part : parts)
+            mid += part.first.size();
+        Range left{r.begin, mid, Box::empty(), Box::empty()}, right{mid, r.end, Box::empty(), Box::empty()};
+        std::vector<Interval> misplacedRight, misplacedLeft; // right elements before mid, left ones after it
+        for (const auto& [l, rr] : parts)
+        {
+            merge(left, l);
+            merge(right, rr);
+            if (rr.begin < mid)
+                misplacedRight.push_back({rr.begin, std::min(rr.end, mid)});
+            if (l.end > mid)
+                misplacedLeft.push_back({std::max(l.begin, mid), l.end});
+        }
+        swapInOrder(misplacedRight, misplacedLeft);
+        return {left, right};
+    }
+
+    struct Interval
+    {
+        uint32_t begin, end;
+    };
+
+    /// Swaps the k-th element of the intervals `a` with the k-th of `b` (equal total lengths), on the pool.
+    void swapInOrder(const std::vector<Interval>& a, const std::vector<Interval>& b) const
+    {
+        auto starts = [](const std::vector<Interval>& list) {
+            std::vector<size_t> s{0};
+            for (const Interval& i : list)
+                s.push_back(s.back() + (i.end - i.begin));
+            return s;
+        };
+        const std::vector<size_t> startA = starts(a), startB = starts(b);
+        // The element at rank k of a list: its interval (found by binary search), then the offset in it.
+        auto at = [](const std::vector<Interval>& list, const std::vector<size_t>& start, size_t k) {
+            size_t i = size_t(std::upper_bound(start.begin(), start.end(), k) - start.begin()) - 1;
+            return std::pair{i, list[i].begin + uint32_t(k - start[i])};
+        };
+        parallelFor(startA.back(), kBinChunk, [&](size_t k0, size_t k1) {
+            auto [ia, pa] = at(a, startA, k0);
+            auto [ib, pb] = at(b, startB, k0);
+            for (size_t k = k0; k < k1; ++k)
+            {
+                if (pa == a[ia].end)
+                    pa = a[++ia].begin;
+                if (pb == b[ib].end)
+                    pb = b[++ib].begin;
+                std::swap(mPrims[pa++], mPrims[pb++]);
+            }
+        });
+    }
+
+    static void merge(Range& into, const Range& part)
+    {
+        into.bounds.grow(part.bounds);
+        into.centroids.grow(part.centroids);
     }
 
     /// Halves the range along the widest centroid axis (also when all centroids coincide).
@@ -333,22 +427,38 @@ void splice(std::vector<BinaryNode>& nodes, uint32_t at, const std::vector<Binar
         nodes.push_back(relocate(sub[i]));
 }
 
-std::vector<PrimRef> makePrimRefs(std::span<const AABB> bounds)
+/// References to the primitives with valid bounds, in index order (chunks counted, then filled,
+/// on the pool: the order is the same on any thread count).
+std::vector<PrimRef> makePrimRefs(std::span<const AABB> bounds, bool parallel)
 {
-    std::vector<PrimRef> prims;
-    prims.reserve(bounds.size());
-    for (uint32_t i = 0; i < bounds.size(); ++i)
-        if (bounds[i].valid())
-            prims.push_back(PrimRef::make(bounds[i], i));
+    const size_t chunks = (bounds.size() + kBinChunk - 1) / kBinChunk;
+    std::vector<uint32_t> start(chunks + 1, 0);
+    auto chunkRange = [&](size_t c) { return std::pair(c * kBinChunk, std::min(bounds.size(), (c + 1) * kBinChunk)); };
+    forEachIndex(chunks, 1, parallel, [&](size_t c) {
+        auto [b, e] = chunkRange(c);
+        start[c + 1] = uint32_t(std::count_if(bounds.begin() + b, bounds.begin() + e, [](const AABB& box) { return box.valid(); }));
+    });
+    for (size_t c = 0; c < chunks; ++c)
+        start[c + 1] += start[c];
+    std::vector<PrimRef> prims(start[chunks]);
+    forEachIndex(chunks, 1, parallel, [&](size_t c) {
+        auto [b, e] = chunkRange(c);
+        uint32_t out = start[c];
+        for (size_t i = b; i < e; ++i)
+            if (bounds[i].valid())
+                prims[out++] = PrimRef::make(bounds[i], uint32_t(i));
+    });
     return prims;
 }
 } // namespace
 
 BinaryBVH buildBinaryBVH(std::span<const AABB> primBounds, const BuildOptions& options)
 {
-    std::vector<PrimRef> prims = makePrimRefs(primBounds);
+    PhaseClock clock(options.phases);
+    std::vector<PrimRef> prims = makePrimRefs(primBounds, options.parallel);
     Builder builder(prims, options);
     Range root = builder.makeRange(0, uint32_t(prims.size()));
+    clock.lap(&BuildPhases::primRefsMs);
     BinaryBVH bvh;
     bvh.nodes.resize(1);
     if (root.size() != 0)
@@ -356,6 +466,7 @@ BinaryBVH buildBinaryBVH(std::span<const AABB> primBounds, const BuildOptions& o
         bool split = options.parallel && root.size() > kSubtreeSize;
         std::vector<PendingRange> deferred;
         builder.build(bvh.nodes, 0, root, 0, split ? &deferred : nullptr);
+        clock.lap(&BuildPhases::topLevelsMs);
 
         // Subtrees are independent (disjoint primitive ranges); each gets its own node array.
         std::vector<std::vector<BinaryNode>> subtrees(deferred.size());
@@ -366,12 +477,13 @@ BinaryBVH buildBinaryBVH(std::span<const AABB> primBounds, const BuildOptions& o
                 builder.build(subtrees[i], 0, deferred[i].range, deferred[i].depth, nullptr);
             }
         });
+        clock.lap(&BuildPhases::subtreesMs);
         for (size_t i = 0; i < deferred.size(); ++i)
             splice(bvh.nodes, deferred[i].node, subtrees[i]);
     }
-    bvh.primOrder.reserve(prims.size());
-    for (const PrimRef& p : prims)
-        bvh.primOrder.push_back(p.id());
+    bvh.primOrder.resize(prims.size());
+    forEachIndex(prims.size(), kBinChunk, options.parallel, [&](size_t i) { bvh.primOrder[i] = prims[i].id(); });
+    clock.lap(&BuildPhases::assembleMs);
     return bvh;
 }
 } // namespace falcor::accel

@@ -1,5 +1,7 @@
 #pragma once
+#include "Scene/Acceleration/RayTracing.h"
 #include "Utils/Math/AABB.h"
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -24,10 +26,31 @@ struct BinaryBVH
     std::vector<uint32_t> primOrder; ///< Primitive indices in leaf order.
 };
 
+using BuildPhases = AccelBuildPhases;
+
+/// Adds the time since the previous lap to a BuildPhases field (when there is somewhere to add it).
+class PhaseClock
+{
+public:
+    explicit PhaseClock(BuildPhases* phases) : mPhases(phases), mLast(std::chrono::steady_clock::now()) {}
+    void lap(double BuildPhases::*field)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        if (mPhases)
+            mPhases->*field += std::chrono::duration<double, std::milli>(now - mLast).count();
+        mLast = now;
+    }
+
+private:
+    BuildPhases* mPhases;
+    std::chrono::steady_clock::time_point mLast;
+};
+
 struct BuildOptions
 {
     uint32_t maxLeafSize = 4; ///< Leaves never hold more; SAH counts leaves in blocks of this size.
     bool parallel = true;     ///< Use the thread pool (callers already inside a task pass false).
+    BuildPhases* phases = nullptr; ///< When set, the build adds its phase times here.
 };
 
 /// Binned SAH build. The result depends only on the input, never on the thread count: binning is

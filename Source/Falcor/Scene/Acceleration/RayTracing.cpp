@@ -4,6 +4,7 @@
 #include "Scene/Acceleration/BVHBuilder.h"
 #include "Scene/Acceleration/Kernels.h"
 #include "Scene/Acceleration/WideBVH.h"
+#include "Utils/Serialization/ByteStream.h"
 #include <atomic>
 #include <chrono>
 // The baseline (SSE2) build of the traversal kernels: the top level always uses it, meshes use it
@@ -142,6 +143,36 @@ Triangle4 packTriangles(const MeshGeometry& g, std::span<const uint32_t> prims)
     }
     return block;
 }
+void checkInstances(size_t meshCount, std::span<const InstanceDesc> instances)
+{
+    for (size_t i = 0; i < instances.size(); ++i)
+        FALCOR_CHECK(instances[i].meshID < meshCount, "SceneAccel: instance ", i, " refers to mesh ", instances[i].meshID, " but there are ",
+                     meshCount, " meshes.");
+}
+
+/// Why a bottom level read from a cache can't be traversed safely, or nullptr: every inner child
+/// must come after its parent (so traversal ends), every leaf must name a triangle block, and
+/// every block must name triangles of the mesh.
+const char* whyMalformed(const WideBVH& bvh, std::span<const Triangle4> blocks, size_t triangleCount)
+{
+    auto valid = [&](uint32_t ref, size_t parent) {
+        if (ref == kEmptyRef)
+            return true;
+        return isLeafRef(ref) ? leafPayload(ref) < blocks.size() : ref > parent && ref < bvh.nodes.size();
+    };
+    const bool rootValid = isLeafRef(bvh.root) ? valid(bvh.root, 0) : bvh.root == 0 && !bvh.nodes.empty();
+    if (!rootValid)
+        return "the root refers outside the tree";
+    for (size_t n = 0; n < bvh.nodes.size(); ++n)
+        for (uint32_t child : bvh.nodes[n].child)
+            if (!valid(child, n))
+                return "a node refers outside the tree";
+    for (const Triangle4& block : blocks)
+        for (uint32_t prim : block.prim)
+            if (prim >= triangleCount)
+                return "a leaf refers to a triangle the mesh does not have";
+    return nullptr;
+}
 } // namespace
 
 struct SceneAccel::Impl
@@ -177,44 +208,36 @@ struct SceneAccel::Impl
     AABB bounds;
     float sceneMagnitude = 0.f; ///< Largest |coordinate| of the world bounds (see topLevelSlack).
 
-    static Mesh buildMesh(const MeshGeometry& g, bool parallel)
+    /// Builds one mesh's bottom level; `phases` (optional) receives the time of each step.
+    static Mesh buildMesh(const MeshGeometry& g, bool parallel, AccelBuildPhases* phases = nullptr)
     {
         Mesh mesh;
         mesh.opaque = g.opaque;
         mesh.triangleCount = g.triangles.size();
+        PhaseClock clock(phases);
         std::vector<AABB> boxes = triangleBounds(g, parallel);
         for (const AABB& b : boxes)
             mesh.bounds.include(b);
         mesh.extremeCoordinates = hasExtremeCoordinates(g, mesh.bounds);
-        BinaryBVH binary = buildBinaryBVH(boxes, {4, parallel});
+        clock.lap(&AccelBuildPhases::boundsMs);
+        BinaryBVH binary = buildBinaryBVH(boxes, {4, parallel, phases});
+        clock = PhaseClock(phases);
         std::vector<std::span<const uint32_t>> leaves;
         mesh.bvh = collapseToWide(binary, [&](const BinaryNode& leaf) {
             leaves.push_back(std::span(binary.primOrder).subspan(leaf.first, leaf.count));
             return kLeafBit | uint32_t(leaves.size() - 1);
         });
+        clock.lap(&AccelBuildPhases::collapseMs);
         mesh.triangles.resize(leaves.size());
-        forChunks(leaves.size(), parallel, [&](size_t i) { mesh.triangles[i] = packTriangles(g, leaves[i]); });
+        forEachIndex(leaves.size(), 16 * 1024, parallel, [&](size_t i) { mesh.triangles[i] = packTriangles(g, leaves[i]); });
+        clock.lap(&AccelBuildPhases::packMs);
         return mesh;
-    }
-
-    /// Calls body(i) for i in [0, count), on the pool when `parallel`.
-    template<typename F>
-    static void forChunks(size_t count, bool parallel, F&& body)
-    {
-        auto run = [&](size_t b, size_t e) {
-            for (size_t i = b; i < e; ++i)
-                body(i);
-        };
-        if (parallel)
-            parallelFor(count, 16 * 1024, run);
-        else
-            run(0, count);
     }
 
     static std::vector<AABB> triangleBounds(const MeshGeometry& g, bool parallel)
     {
         std::vector<AABB> boxes(g.triangles.size());
-        forChunks(boxes.size(), parallel, [&](size_t i) {
+        forEachIndex(boxes.size(), 16 * 1024, parallel, [&](size_t i) {
             const uint3& tri = g.triangles[i];
             for (int k = 0; k < 3; ++k)
                 FALCOR_CHECK(tri[k] < g.positions.size(), "SceneAccel: triangle ", i, " uses vertex ", tri[k], " of ", g.positions.size(), ".");
@@ -223,6 +246,26 @@ struct SceneAccel::Impl
                 boxes[i] = AABB(g.positions[tri[0]]).include(g.positions[tri[1]]).include(g.positions[tri[2]]);
         });
         return boxes;
+    }
+
+    /// Places the instances over the bottom levels: statistics, transforms and the top level.
+    void placeInstances(std::span<const InstanceDesc> descs)
+    {
+        stats.triangleCount = stats.blasNodeCount = blasMemoryBytes = 0;
+        for (const auto& m : meshes)
+        {
+            stats.triangleCount += m.triangleCount;
+            stats.blasNodeCount += m.bvh.nodes.size();
+            blasMemoryBytes += m.bvh.nodes.size() * sizeof(WideNode) + m.triangles.size() * sizeof(Triangle4);
+        }
+        instances.assign(descs.size(), Instance{});
+        for (size_t i = 0; i < descs.size(); ++i)
+        {
+            instances[i].meshID = descs[i].meshID;
+            instances[i].frontFaceCW = descs[i].frontFaceCW;
+            setTransform(instances[i], descs[i].transform);
+        }
+        buildTopLevel();
     }
 
     void buildTopLevel()
@@ -356,9 +399,7 @@ SceneAccel& SceneAccel::operator=(SceneAccel&&) noexcept = default;
 
 void SceneAccel::build(std::span<const MeshGeometry> meshes, std::span<const InstanceDesc> instances)
 {
-    for (size_t i = 0; i < instances.size(); ++i)
-        FALCOR_CHECK(instances[i].meshID < meshes.size(), "SceneAccel: instance ", i, " refers to mesh ", instances[i].meshID, " but there are ",
-                     meshes.size(), " meshes.");
+    checkInstances(meshes.size(), instances);
     // Built aside and moved in at the end, so a failed build leaves the structure as it was.
     Impl next;
     auto start = std::chrono::steady_clock::now();
@@ -367,27 +408,71 @@ void SceneAccel::build(std::span<const MeshGeometry> meshes, std::span<const Ins
     auto isLarge = [&](size_t i) { return meshes[i].triangles.size() >= kLargeMeshTriangles; };
     for (size_t i = 0; i < meshes.size(); ++i)
         if (isLarge(i))
-            next.meshes[i] = Impl::buildMesh(meshes[i], true);
+            next.meshes[i] = Impl::buildMesh(meshes[i], true, &next.stats.blasPhases);
     parallelFor(meshes.size(), 1, [&](size_t b, size_t e) {
         for (size_t i = b; i < e; ++i)
             if (!isLarge(i))
                 next.meshes[i] = Impl::buildMesh(meshes[i], false);
     });
     next.stats.blasBuildMs = msSince(start);
-    for (const auto& m : next.meshes)
+    next.placeInstances(instances);
+    *mpImpl = std::move(next);
+}
+
+void SceneAccel::setInstances(std::span<const MeshGeometry> meshes, std::span<const InstanceDesc> instances)
+{
+    checkInstances(meshes.size(), instances);
+    Impl& impl = *mpImpl;
+    FALCOR_CHECK(meshes.size() == impl.meshes.size(), "SceneAccel: ", meshes.size(), " meshes given, ", impl.meshes.size(), " built.");
+    for (size_t i = 0; i < meshes.size(); ++i)
     {
-        next.stats.triangleCount += m.triangleCount;
-        next.stats.blasNodeCount += m.bvh.nodes.size();
-        next.blasMemoryBytes += m.bvh.nodes.size() * sizeof(WideNode) + m.triangles.size() * sizeof(Triangle4);
+        FALCOR_CHECK(meshes[i].triangles.size() == impl.meshes[i].triangleCount, "SceneAccel: mesh ", i, " has ", meshes[i].triangles.size(),
+                     " triangles, its bottom level ", impl.meshes[i].triangleCount, ".");
+        impl.meshes[i].opaque = meshes[i].opaque;
     }
-    next.instances.resize(instances.size());
-    for (size_t i = 0; i < instances.size(); ++i)
+    impl.placeInstances(instances);
+}
+
+void SceneAccel::writeBottomLevels(ByteWriter& out) const
+{
+    out.write<uint64_t>(mpImpl->meshes.size());
+    for (const Impl::Mesh& m : mpImpl->meshes)
     {
-        next.instances[i].meshID = instances[i].meshID;
-        next.instances[i].frontFaceCW = instances[i].frontFaceCW;
-        Impl::setTransform(next.instances[i], instances[i].transform);
+        out.writeArray(std::span<const WideNode>(m.bvh.nodes));
+        out.write(m.bvh.root);
+        out.writeArray(std::span<const Triangle4>(m.triangles));
+        out.write<uint64_t>(m.triangleCount);
+        out.write(m.bounds);
+        out.write<uint8_t>(m.extremeCoordinates);
     }
-    next.buildTopLevel();
+}
+
+void SceneAccel::readBottomLevels(ByteReader& in, std::span<const MeshGeometry> meshes)
+{
+    const uint64_t count = in.read<uint64_t>("bottom-level count");
+    FALCOR_CHECK(count == meshes.size(), "SceneAccel: ", count, " cached bottom levels for ", meshes.size(), " meshes.");
+    Impl next;
+    next.meshes.resize(meshes.size());
+    in.deferCopies();
+    for (Impl::Mesh& m : next.meshes)
+    {
+        in.readArray(m.bvh.nodes, "bottom-level nodes");
+        m.bvh.root = in.read<uint32_t>("bottom-level root");
+        in.readArray(m.triangles, "bottom-level triangles");
+        m.triangleCount = size_t(in.read<uint64_t>("bottom-level triangle count"));
+        m.bounds = in.read<AABB>("bottom-level bounds");
+        m.extremeCoordinates = in.read<uint8_t>("bottom-level flags") != 0;
+    }
+    in.copyDeferred();
+    for (size_t i = 0; i < meshes.size(); ++i)
+    {
+        Impl::Mesh& m = next.meshes[i];
+        m.opaque = meshes[i].opaque;
+        FALCOR_CHECK(m.triangleCount == meshes[i].triangles.size(), "SceneAccel: cached bottom level ", i, " holds ", m.triangleCount,
+                     " triangles, the mesh ", meshes[i].triangles.size(), ".");
+        const char* flaw = whyMalformed(m.bvh, m.triangles, m.triangleCount);
+        FALCOR_CHECK(!flaw, "SceneAccel: cached bottom level ", i, " is malformed: ", flaw, ".");
+    }
     *mpImpl = std::move(next);
 }
 

@@ -11,6 +11,9 @@
 
 namespace falcor
 {
+class ByteReader;
+class ByteWriter;
+
 constexpr uint32_t kInvalidIndex = 0xffffffffu;
 
 struct Ray
@@ -81,9 +84,23 @@ struct InstanceDesc
     bool frontFaceCW = false;
 };
 
+/// Where bottom-level build time went (ms), summed over the meshes large enough to be built on
+/// the whole pool (smaller ones are built side by side, one per task, and not broken down).
+struct AccelBuildPhases
+{
+    double boundsMs = 0;    ///< Triangle bounds.
+    double primRefsMs = 0;  ///< Primitive references and the root range.
+    double topLevelsMs = 0; ///< Splits above the subtrees (binned SAH, partitioning).
+    double subtreesMs = 0;  ///< Independent subtrees, side by side on the pool.
+    double assembleMs = 0;  ///< Splicing subtrees in, the primitive order.
+    double collapseMs = 0;  ///< Binary to 8-wide nodes.
+    double packMs = 0;      ///< Leaf triangle blocks.
+};
+
 struct AccelStats
 {
     double blasBuildMs = 0, tlasBuildMs = 0;
+    AccelBuildPhases blasPhases;
     size_t triangleCount = 0, blasNodeCount = 0, tlasNodeCount = 0, memoryBytes = 0;
 };
 
@@ -112,6 +129,18 @@ public:
     /// New object-to-world transforms (one per instance, same order as build): rebuilds only the
     /// top level (a fresh SAH build over the instance boxes; meshes are untouched).
     void updateInstanceTransforms(std::span<const float4x4> transforms);
+
+    /// Keeps the bottom levels (one per mesh, which must be the meshes they were built from, with
+    /// the same triangle counts) and places new instances over them; the opaque flags are taken
+    /// from `meshes`. Used after `readBottomLevels`.
+    void setInstances(std::span<const MeshGeometry> meshes, std::span<const InstanceDesc> instances);
+
+    /// The built bottom levels (trees and triangle blocks), for the scene cache.
+    void writeBottomLevels(ByteWriter& out) const;
+    /// Replaces the bottom levels with ones written by `writeBottomLevels` for these meshes, and
+    /// drops the instances. What is read is checked (sizes, and every reference inside the trees)
+    /// and rejected with an error rather than trusted; the structure is unchanged on error.
+    void readBottomLevels(ByteReader& in, std::span<const MeshGeometry> meshes);
 
     TriangleHit closestHit(const Ray& ray, RayCullMode cull = RayCullMode::None, const AlphaTest* alphaTest = nullptr) const;
     bool anyHit(const Ray& ray, RayCullMode cull = RayCullMode::None, const AlphaTest* alphaTest = nullptr) const;

@@ -24,7 +24,9 @@ struct alignas(64) WideNode
 {
     float bounds[6][kNodeWidth];
     uint32_t child[kNodeWidth];
+    uint32_t unused[kNodeWidth] = {}; ///< The rest of the 256 bytes, zeroed so that saved trees are deterministic.
 };
+static_assert(sizeof(WideNode) == 256);
 
 /// kNodeWidth-wide BVH; `root` may itself be a leaf reference (or kEmptyRef for no primitives).
 struct WideBVH

@@ -269,6 +269,25 @@ void registerTextureBindings(py::module_& m)
             versioned = py::cast<py::tuple>(kwargs["max_version"])[0].cast<int>() >= 1;
         return toDLPack(t, versioned);
     });
+    // Pickling (the scene cache, worker processes): shape, format, name and every subresource's bytes.
+    texture.def(py::pickle(
+        [](const Texture& t) {
+            return py::make_tuple(uint32_t(t.getType()), t.getWidth(), t.getHeight(), t.getDepth(), t.getFormat(), t.getArraySize(),
+                                  t.getMipCount(), t.getName(), py::bytes(reinterpret_cast<const char*>(t.data()), t.getSizeInBytes()));
+        },
+        [](const py::tuple& state) {
+            FALCOR_CHECK(state.size() == 9 && state[0].cast<uint32_t>() <= uint32_t(Texture::Type::Texture3D),
+                         "Texture: unpickling needs (type, width, height, depth, format, array size, mips, name, bytes).");
+            auto texture = Texture::create(state[1].cast<uint32_t>(), state[2].cast<uint32_t>(), state[4].cast<ResourceFormat>(),
+                                           state[5].cast<uint32_t>(), state[6].cast<uint32_t>(), state[3].cast<uint32_t>(),
+                                           Texture::Type(state[0].cast<uint32_t>()));
+            const std::string_view bytes = state[8].cast<std::string_view>();
+            FALCOR_CHECK(bytes.size() == texture->getSizeInBytes(), "Texture: unpickling got ", bytes.size(), " bytes for a texture of ",
+                         texture->getSizeInBytes(), ".");
+            std::memcpy(texture->data(), bytes.data(), bytes.size());
+            texture->setName(state[7].cast<std::string>());
+            return texture;
+        }));
     texture.def("__dlpack_device__", [](const Texture&) { return py::make_tuple(1, 0); });
     texture.def("__repr__", [](const Texture& t) {
         return concat("Texture(name='", t.getName(), "', width=", t.getWidth(), ", height=", t.getHeight(), ", format=",

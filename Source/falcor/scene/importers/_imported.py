@@ -23,6 +23,7 @@ from ... import falcor_ext as _ext
 from ...falcor_ext import Logger
 from ...math_types import float3, float4
 from ..animation import Animation as FalcorAnimation
+from ..asset_log import record_asset
 from ..camera import Camera as FalcorCamera
 from ..light import DirectionalLight, PointLight
 from ..material import MaterialTextureSlot, ShadingModel, StandardMaterial
@@ -137,6 +138,7 @@ def require_file(path: Path, what: str = "file", referenced_by: Path | None = No
     path = Path(path)
     candidate = path if path.is_absolute() else Path.cwd() / path
     if candidate.is_file():
+        record_asset(candidate)
         return candidate
     source = f", referenced by '{referenced_by}'," if referenced_by else ""
     raise error(referenced_by or path, f"Can't find {what} '{path}'{source} (searched: '{candidate.parent}').")

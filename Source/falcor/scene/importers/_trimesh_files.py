@@ -8,6 +8,7 @@ from pathlib import Path
 import trimesh
 
 from . import error
+from ..asset_log import record_asset
 from ._imported import require_file, warn
 
 
@@ -23,6 +24,7 @@ class _RecordingResolver(trimesh.resolvers.FilePathResolver):
         self.requested.append(name)
         try:
             data = super().get(name)
+            record_asset(Path(self.parent) / name)
         except (OSError, ValueError):
             self.missing.append(name)
             raise
