@@ -222,14 +222,15 @@ struct SceneAccel::Impl
         clock.lap(&AccelBuildPhases::boundsMs);
         BinaryBVH binary = buildBinaryBVH(boxes, {4, parallel, phases});
         clock = PhaseClock(phases);
-        std::vector<std::span<const uint32_t>> leaves;
-        mesh.bvh = collapseToWide(binary, [&](const BinaryNode& leaf) {
-            leaves.push_back(std::span(binary.primOrder).subspan(leaf.first, leaf.count));
-            return kLeafBit | uint32_t(leaves.size() - 1);
-        });
+        WideCollapse wide = collapseToWide(binary, parallel);
+        mesh.bvh = std::move(wide.bvh);
         clock.lap(&AccelBuildPhases::collapseMs);
-        mesh.triangles.resize(leaves.size());
-        forEachIndex(leaves.size(), 16 * 1024, parallel, [&](size_t i) { mesh.triangles[i] = packTriangles(g, leaves[i]); });
+        // Leaf n of the wide tree is triangle block n.
+        mesh.triangles.resize(wide.leafNodes.size());
+        forEachIndex(wide.leafNodes.size(), 16 * 1024, parallel, [&](size_t i) {
+            const BinaryNode& leaf = binary.nodes[wide.leafNodes[i]];
+            mesh.triangles[i] = packTriangles(g, std::span(binary.primOrder).subspan(leaf.first, leaf.count));
+        });
         clock.lap(&AccelBuildPhases::packMs);
         return mesh;
     }
@@ -286,7 +287,9 @@ struct SceneAccel::Impl
                 sceneMagnitude = std::max({sceneMagnitude, std::abs(bounds.minPoint[a]), std::abs(bounds.maxPoint[a])});
         // Instances without a valid box (empty meshes, singular transforms) stay out of the tree.
         BinaryBVH binary = buildBinaryBVH(boxes, {1, true});
-        tlas = collapseToWide(binary, [&](const BinaryNode& leaf) { return kLeafBit | binary.primOrder[leaf.first]; });
+        WideCollapse wide = collapseToWide(binary, false);
+        tlas = std::move(wide.bvh);
+        relabelLeaves(tlas, [&](uint32_t n) { return binary.primOrder[binary.nodes[wide.leafNodes[n]].first]; }); // leaves are instances
         stats.tlasBuildMs = msSince(start);
         stats.tlasNodeCount = tlas.nodes.size();
         stats.memoryBytes = blasMemoryBytes + tlas.nodes.size() * sizeof(WideNode) + instances.size() * sizeof(Instance);

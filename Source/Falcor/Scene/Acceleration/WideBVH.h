@@ -38,5 +38,19 @@ struct WideBVH
 /// Collapses a binary BVH into wide nodes by repeatedly opening the child with the largest
 /// surface area. `makeLeaf` turns a binary leaf into a leaf reference (it is called in depth-first
 /// order, so leaf storage follows the traversal order).
-WideBVH collapseToWide(const BinaryBVH& bvh, const std::function<uint32_t(const BinaryNode&)>& makeLeaf);
+/// An 8-wide tree and the binary leaves its leaf references stand for: a leaf reference's payload
+/// n is the binary leaf bvh.nodes[leafNodes[n]].
+struct WideCollapse
+{
+    WideBVH bvh;
+    std::vector<uint32_t> leafNodes;
+};
+
+/// Collapses a binary BVH into 8-wide nodes (each node opens its largest-area inner children
+/// until it has 8). With `parallel`, subtrees below a fixed size are collapsed side by side on
+/// the pool and appended in order after the top nodes: the result depends on the input only.
+WideCollapse collapseToWide(const BinaryBVH& bvh, bool parallel);
+
+/// Replaces every leaf reference's payload n with payload(n).
+void relabelLeaves(WideBVH& bvh, const std::function<uint32_t(uint32_t)>& payload);
 } // namespace falcor::accel
