@@ -147,3 +147,20 @@ def test_console_script_is_declared():
     pyproject = (REPO / "pyproject.toml").read_text()
     assert '\n[project.scripts]\nfalcor-batch = "falcor.batch.cli:main"\n' in pyproject
     assert callable(batch.cli.main)
+
+
+def test_scene_cache_key_loads_scenes_through_the_scene_cache(tmp_path, monkeypatch):
+    """`scene_cache: true`: workers load through the scene cache (written on the first load,
+    read by every later worker and run), with the same bytes as a job without it."""
+    from falcor.scene import cache
+
+    monkeypatch.setenv("FALCOR_SCENE_CACHE_DIR", str(tmp_path / "scene-cache"))
+    plain = batch.load_job(write_job(tmp_path, "plain"))
+    cached = batch.load_job(write_job(tmp_path, "cached", scene_cache=True))
+    assert cached.scene_cache and not plain.scene_cache
+    assert cached.tasks[0].fingerprint == plain.tasks[0].fingerprint  # how a scene loads does not change its bits
+    assert run_quietly(plain).exit_code == 0 and run_quietly(cached, processes=2).exit_code == 0
+    assert [p.name.split("-")[0] for p in cache.cache_dir().glob("*.fscene")] == ["CornellBox"]
+    assert outputs(cached.output_dir) == outputs(plain.output_dir)
+    with pytest.raises(batch.JobError, match="scene_cache: expected true or false"):
+        batch.load_job(write_job(tmp_path, "bad", scene_cache="yes"))

@@ -22,7 +22,7 @@ import yaml
 FORMATS = ("auto", "png", "exr", "npy")
 POSE_KEYS = {"position": 3, "target": 3, "up": 3, "focalLength": 0, "focalDistance": 0, "apertureRadius": 0}
 _TOP_KEYS = ("name", "graph", "scenes", "resolution", "frames", "times", "framerate", "accumulate", "cameras", "camera_path",
-             "sweep", "outputs", "format", "output_dir", "seed", "retries")
+             "sweep", "outputs", "format", "output_dir", "seed", "retries", "video", "scene_cache")
 
 
 class JobError(ValueError):
@@ -66,6 +66,8 @@ class Job:
     output_dir: Path
     seed: int
     retries: int
+    video: object = None     # video.VideoSpec, or None: no videos
+    scene_cache: bool = False  # load scenes through the scene cache (SceneBuilderFlags.UseCache)
     tasks: list[Task] = field(default_factory=list)
     lines: dict = field(default_factory=dict, repr=False)  # key path -> line in the job file
 
@@ -227,6 +229,10 @@ def load_job(path) -> Job:
     job = Job(path=path, name=name, graph_file=graph_file, graph_name=graph_name, scenes=scenes, resolution=resolution,
               framerate=framerate, accumulate=accumulate, outputs=outputs, default_format=default_format,
               output_dir=output_dir.resolve(), seed=seed, retries=retries, lines=lines)
+    job.video = _video(r, framerate, outputs)
+    job.scene_cache = r.get("scene_cache", False)
+    if not isinstance(job.scene_cache, bool):
+        raise r.error(("scene_cache",), f"expected true or false, got {job.scene_cache!r}")
     frames = _frames(r, framerate)
     cameras, camera_path = _cameras(r, len(frames))
     job.tasks = _expand(job, frames, cameras, camera_path, _sweep(r), continuous="times" not in data)
@@ -252,6 +258,37 @@ def _outputs(r: _Reader, default_format: str) -> list[Output] | None:
             raise r.error(("outputs", i), f"'{item}' is listed twice")
         result.append(Output(item, fmt))
     return result
+
+
+def _video(r: _Reader, framerate: int, outputs: list[Output] | None):
+    """`video: true` or {fps, quality, outputs}: MP4s of the PNG capture series (see batch/video.py)."""
+    from .video import VideoSpec, require_encoder
+
+    value = r.get("video", False)
+    if value is False:
+        return None
+    if value is True:
+        value = {}
+    if not isinstance(value, dict) or set(value) - {"fps", "quality", "outputs"}:
+        raise r.error(("video",), "expected true or {fps: ..., quality: 0-10, outputs: [Pass.field, ...]}")
+    fps = r.number(("video", "fps"), value.get("fps", framerate))
+    quality = r.number(("video", "quality"), value.get("quality", 8))
+    if not fps > 0 or not 0 <= quality <= 10:
+        raise r.error(("video",), f"fps must be positive and quality within 0-10 (got fps {fps}, quality {quality})")
+    names = None
+    if "outputs" in value:
+        names = tuple(r.list(("video", "outputs"), value["outputs"], allow_scalar=True))
+        formats = {o.name: o.format for o in outputs} if outputs is not None else None
+        for i, name in enumerate(names):
+            if formats is not None and name not in formats:
+                raise r.error(("video", "outputs", i), f"'{name}' is not one of the job's outputs ({', '.join(formats)})")
+            if formats is not None and formats[name] in ("exr", "npy"):
+                raise r.error(("video", "outputs", i), f"'{name}' is captured as {formats[name]}; videos are made of PNG frames")
+    try:
+        require_encoder()
+    except ImportError as e:
+        raise r.error(("video",), str(e)) from e
+    return VideoSpec(fps=fps, quality=quality, outputs=names)
 
 
 def _frames(r: _Reader, framerate: int) -> list[tuple[int, float]]:

@@ -27,6 +27,7 @@ class Summary:
     elapsed: float = 0.0
     scene_loads: int = 0
     render_seconds: float = 0.0
+    videos: list = dataclasses.field(default_factory=list)  # paths written by this run
 
     @property
     def exit_code(self) -> int:
@@ -39,6 +40,7 @@ class Summary:
                  f"{len(self.failed)} failed, in {self.elapsed:.1f} s ({rate}, {job.accumulate} frame(s) accumulated per "
                  f"capture, {self.scene_loads} scene load(s))."]
         lines += [f"  failed: {key}: {error}" for key, error in self.failed]
+        lines += [f"  video: {path.name}" for path in self.videos]
         if not self.failed:
             lines.append(f"  outputs in {job.output_dir}")
         return "\n".join(lines)
@@ -92,8 +94,12 @@ class ProcessExecutor:
         return cf.ProcessPoolExecutor(self._processes, mp_context=multiprocessing.get_context("spawn"))
 
     def submit(self, task: Task):
-        future = self._pool.submit(worker.render_task, self._job, task, self._options)
-        self._futures[future] = task
+        try:
+            future = self._pool.submit(worker.render_task, self._job, task, self._options)
+        except cf.process.BrokenProcessPool:  # a worker died since the last wait: its tasks come back from wait()
+            self._restart()
+            future = self._pool.submit(worker.render_task, self._job, task, self._options)
+        self._futures[future] = self._pool
         return future
 
     def wait(self):
@@ -101,20 +107,25 @@ class ProcessExecutor:
         results = []
         broken = False
         for future in finished:
-            self._futures.pop(future)
-            error = future.exception()
+            pool = self._futures.pop(future)
+            # Cancelled: it was still queued in a pool that submit() replaced.
+            error = WorkerLost("the worker pool was restarted after a worker died") if future.cancelled() else future.exception()
             if isinstance(error, cf.process.BrokenProcessPool):
-                broken = True
+                broken |= pool is self._pool  # an older pool was replaced already
                 error = WorkerLost(f"a worker process died while rendering ({error})")
             results.append((future, future.result() if error is None else error))
         if broken:
             # Every task the pool still held is lost with it.
-            for future in list(self._futures):
-                results.append((future, WorkerLost("the worker pool was restarted after a worker died")))
-                self._futures.pop(future)
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._new_pool()
+            for future, pool in list(self._futures.items()):
+                if pool is self._pool:
+                    results.append((future, WorkerLost("the worker pool was restarted after a worker died")))
+                    self._futures.pop(future)
+            self._restart()
         return results
+
+    def _restart(self):
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._new_pool()
 
     def worker_pids(self) -> list[int]:
         return [p.pid for p in (self._pool._processes or {}).values()]
@@ -231,6 +242,13 @@ def run(job: Job, *, processes: int = 0, workers: int = 0, scheduler: str | None
     finally:
         bar.close()
         executor.close()
+    if job.video is not None:
+        from . import video
+
+        try:
+            summary.videos = video.assemble(job)
+        except Exception as e:  # an encoder failure is reported like a failed task
+            summary.failed.append(("video", _describe(e)))
     summary.elapsed = time.perf_counter() - start
     return summary
 

@@ -22,7 +22,7 @@ import numpy as np
 from .. import capture, image_io
 from .. import falcor_ext as _ext
 from ..renderer import Renderer
-from ..scene import load_scene
+from ..scene import SceneBuilderFlags, load_scene
 from .job import JobError, Job, Task, file_hash
 
 MAX_CACHED_SCENES = 2
@@ -117,13 +117,15 @@ def _camera_state(camera) -> dict:
             ("position", "target", "up", "focalLength", "focalDistance", "apertureRadius")}
 
 
-def _scene(path: str) -> tuple[_CachedScene, bool]:
-    """The loaded scene of `path` and whether it came from the cache."""
+def _scene(path: str, use_scene_cache: bool) -> tuple[_CachedScene, bool]:
+    """The loaded scene of `path` and whether this worker had it already. With `use_scene_cache`
+    a scene this worker has not seen loads through the scene cache (falcor.scene.cache), which
+    workers sharing a file system share."""
     key = (path, file_hash(Path(path)))
     if key in _scenes:
         _scenes.move_to_end(key)
         return _scenes[key], True
-    scene = load_scene(path)
+    scene = load_scene(path, SceneBuilderFlags.UseCache if use_scene_cache else SceneBuilderFlags.Default)
     entry = _CachedScene(scene, _camera_state(scene.camera))
     _scenes[key] = entry
     while len(_scenes) > MAX_CACHED_SCENES:
@@ -160,7 +162,7 @@ def render_task(job: Job, task: Task, options: Options = Options(), on_frame=Non
 
 def _render_task(job: Job, task: Task, on_frame) -> dict:
     start = time.perf_counter()
-    cached, hit = _scene(task.scene)
+    cached, hit = _scene(task.scene, job.scene_cache)
     loaded = time.perf_counter()
 
     graph = load_graph(job)
