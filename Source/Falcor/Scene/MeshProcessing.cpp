@@ -73,8 +73,8 @@ VertexCorners vertexCorners(size_t vertexCount, std::span<const uint32_t> indice
 }
 } // namespace
 
-std::vector<float4> generateTangents(std::span<const float3> positions, std::span<const float3> normals,
-                                     std::span<const float2> texcoords, std::span<const uint32_t> indices)
+void generateTangents(std::span<const float3> positions, std::span<const float3> normals, std::span<const float2> texcoords,
+                      std::span<const uint32_t> indices, std::span<float4> tangents)
 {
     const size_t triangleCount = indices.size() / 3;
     auto frameOf = [&](size_t t) {
@@ -88,7 +88,6 @@ std::vector<float4> generateTangents(std::span<const float3> positions, std::spa
         }
         return triangleFrame(p, uv);
     };
-    std::vector<float4> tangents(positions.size());
     auto finish = [&](size_t v, const double3& sumT, const double3& sumB) {
         const double3 n = toDouble(normals[v]);
         double3 t = sumT - n * dot(sumT, n);
@@ -111,7 +110,7 @@ std::vector<float4> generateTangents(std::span<const float3> positions, std::spa
                     finish(3 * t + c, f.tangent * f.angle[c], f.bitangent * f.angle[c]);
             }
         });
-        return tangents;
+        return;
     }
     std::vector<TriangleFrame> frames(triangleCount);
     parallelFor(triangleCount, kGrain, [&](size_t begin, size_t end) {
@@ -133,16 +132,12 @@ std::vector<float4> generateTangents(std::span<const float3> positions, std::spa
             finish(v, sumT, sumB);
         }
     });
-    return tangents;
 }
 
-FlatMesh expandFlat(std::span<const float3> positions, std::span<const float2> texcoords, std::span<const uint32_t> indices)
+void expandFlat(std::span<const float3> positions, std::span<const float2> texcoords, std::span<const uint32_t> indices,
+                const FlatMeshView& flat)
 {
     const size_t triangleCount = indices.size() / 3;
-    FlatMesh flat;
-    flat.positions.resize(3 * triangleCount);
-    flat.normals.resize(3 * triangleCount);
-    flat.texcoords.resize(3 * triangleCount);
     parallelFor(triangleCount, kGrain, [&](size_t begin, size_t end) {
         for (size_t t = begin; t < end; ++t)
         {
@@ -160,6 +155,5 @@ FlatMesh expandFlat(std::span<const float3> positions, std::span<const float2> t
             flat.normals[3 * t] = flat.normals[3 * t + 1] = flat.normals[3 * t + 2] = float3(float(unit.x()), float(unit.y()), float(unit.z()));
         }
     });
-    return flat;
 }
 } // namespace falcor

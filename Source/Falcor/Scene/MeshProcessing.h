@@ -14,16 +14,19 @@ namespace falcor
 /// usable tangent (no uv gradient) gets a unit vector perpendicular to its normal. Sums are in
 /// double precision, in corner order, so the bits are the same on any thread count. `indices`
 /// holds three vertex indices per triangle, each below the vertex count.
-FALCOR_API std::vector<float4> generateTangents(std::span<const float3> positions, std::span<const float3> normals,
-                                                std::span<const float2> texcoords, std::span<const uint32_t> indices);
+/// `tangents` receives one tangent per vertex.
+FALCOR_API void generateTangents(std::span<const float3> positions, std::span<const float3> normals, std::span<const float2> texcoords,
+                                 std::span<const uint32_t> indices, std::span<float4> tangents);
 
 /// A flat-shaded copy of an indexed mesh: every triangle gets its own three vertices (positions
 /// and texture coordinates copied from its corners) carrying its unit face normal (zero for a
-/// degenerate triangle), so triangle t uses vertices 3t, 3t + 1, 3t + 2.
-struct FlatMesh
+/// degenerate triangle), so triangle t uses vertices 3t, 3t + 1, 3t + 2. The outputs hold three
+/// entries per triangle. (Outputs are caller-provided so they can live in numpy arrays.)
+struct FlatMeshView
 {
-    std::vector<float3> positions, normals;
-    std::vector<float2> texcoords;
+    std::span<float3> positions, normals;
+    std::span<float2> texcoords;
 };
-FALCOR_API FlatMesh expandFlat(std::span<const float3> positions, std::span<const float2> texcoords, std::span<const uint32_t> indices);
+FALCOR_API void expandFlat(std::span<const float3> positions, std::span<const float2> texcoords, std::span<const uint32_t> indices,
+                           const FlatMeshView& out);
 } // namespace falcor

@@ -27,7 +27,7 @@ AABB transformBounds(const AABB& box, const float4x4& m)
 
 // Inlined: called several times per hit on every path vertex.
 template<typename T>
-FALCOR_VECTOR_INLINE T interpolate(const std::vector<T>& values, const uint3& tri, float2 bary)
+FALCOR_VECTOR_INLINE T interpolate(const HugePageVector<T>& values, const uint3& tri, float2 bary)
 {
     const float w0 = 1.f - bary.x() - bary.y();
     return values[tri.x()] * w0 + values[tri.y()] * bary.x() + values[tri.z()] * bary.y();
@@ -299,8 +299,8 @@ void Scene::setRenderSettings(const RenderSettings& settings)
     mRenderSettings = settings;
 }
 
-void Scene::setMeshVertices(uint32_t meshID, std::vector<float3> positions, std::vector<float3> normals, std::vector<float4> tangents,
-                            std::vector<float2> texCrds)
+void Scene::setMeshVertices(uint32_t meshID, HugePageVector<float3> positions, HugePageVector<float3> normals, HugePageVector<float4> tangents,
+                            HugePageVector<float2> texCrds)
 {
     Mesh& mesh = mMeshes.at(meshID);
     const size_t n = mesh.positions.size();

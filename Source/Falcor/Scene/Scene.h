@@ -6,6 +6,7 @@
 #include "Scene/Light.h"
 #include "Scene/Material.h"
 #include "Scene/SceneUpdateFlags.h"
+#include "Utils/HugePageAllocator.h"
 #include "Utils/Math/AABB.h"
 #include "Utils/Serialization/ByteStream.h"
 #include <memory>
@@ -57,11 +58,11 @@ public:
     struct Mesh
     {
         std::string name;
-        std::vector<float3> positions;
-        std::vector<float3> normals;
-        std::vector<float4> tangents; ///< xyz tangent, w = bitangent sign: B = w · cross(N, T).
-        std::vector<float2> texCrds;
-        std::vector<uint3> triangles;
+        HugePageVector<float3> positions;
+        HugePageVector<float3> normals;
+        HugePageVector<float4> tangents; ///< xyz tangent, w = bitangent sign: B = w · cross(N, T).
+        HugePageVector<float2> texCrds;
+        HugePageVector<uint3> triangles;
         uint32_t materialID = 0;
         bool frontFaceCW = false; ///< Counter-clockwise triangles face front unless set.
         bool isAnimated = false;
@@ -125,8 +126,8 @@ public:
     void setRenderSettings(const RenderSettings& settings);
     /// Replaces a mesh's vertex data (same vertex count; Falcor's set_mesh_vertices). The
     /// acceleration structure is rebuilt at the next update (MeshesChanged).
-    void setMeshVertices(uint32_t meshID, std::vector<float3> positions, std::vector<float3> normals, std::vector<float4> tangents,
-                         std::vector<float2> texCrds);
+    void setMeshVertices(uint32_t meshID, HugePageVector<float3> positions, HugePageVector<float3> normals, HugePageVector<float4> tangents,
+                         HugePageVector<float2> texCrds);
     /// Ends the frame's update: advances the camera (jitter, previous-frame matrices), makes
     /// untouched instances' previous matrices current, refits the acceleration structure and
     /// returns what changed (plus `extra`, flags the caller determined).

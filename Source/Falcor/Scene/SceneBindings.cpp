@@ -21,17 +21,17 @@ using UintArray = py::array_t<uint32_t, py::array::c_style | py::array::forcecas
 
 /// Fills `count` plain-data vector/matrix values from packed numbers.
 template<typename T, typename Src>
-std::vector<T> unpack(const Src* src, size_t count)
+HugePageVector<T> unpack(const Src* src, size_t count)
 {
     static_assert(std::is_trivially_copyable_v<T>);
-    std::vector<T> v(count);
+    HugePageVector<T> v(count);
     std::memcpy(static_cast<void*>(v.data()), src, count * sizeof(T));
     return v;
 }
 
 /// Rows of an (N, C) float array as C-component vectors.
 template<typename V, int C>
-std::vector<V> rows(const py::handle& obj, const char* what)
+HugePageVector<V> rows(const py::handle& obj, const char* what)
 {
     FloatArray a = FloatArray::ensure(obj);
     FALCOR_CHECK(a && a.ndim() == 2 && a.shape(1) == C, "NativeScene: ", what, " must be an (N, ", C, ") float array.");
@@ -308,12 +308,25 @@ std::vector<uint32_t> triangleIndices(const py::handle& obj, size_t vertexCount,
     return indices;
 }
 
-template<typename V, int C>
-py::array_t<float> toRows(const std::vector<V>& values)
+/// An (N, C) float32 array (converted only if it is not one already).
+FloatArray rowArray(const py::handle& obj, py::ssize_t columns, const char* what)
 {
-    py::array_t<float> a({py::ssize_t(values.size()), py::ssize_t(C)});
-    std::memcpy(a.mutable_data(), values.data(), values.size() * sizeof(V));
+    FloatArray a = FloatArray::ensure(obj);
+    FALCOR_CHECK(a && a.ndim() == 2 && a.shape(1) == columns, what, " must be an (N, ", columns, ") float array.");
     return a;
+}
+
+/// The rows of a C-contiguous float32 array as vectors, without a copy (vectors are arrays of floats).
+template<typename V>
+std::span<const V> view(const FloatArray& a)
+{
+    static_assert(alignof(V) == alignof(float) && sizeof(V) % sizeof(float) == 0);
+    return {reinterpret_cast<const V*>(a.data()), size_t(a.shape(0))};
+}
+template<typename V>
+std::span<V> mutableView(py::array_t<float>& a)
+{
+    return {reinterpret_cast<V*>(a.mutable_data()), size_t(a.shape(0))};
 }
 
 constexpr char kGeometryCacheTag[9] = "FSCNGEOM";
@@ -338,33 +351,33 @@ void registerSceneBindings(py::module_& m)
     m.def(
         "generate_tangents",
         [](const py::object& positions, const py::object& normals, const py::object& texcoords, const py::object& triangles) {
-            const auto p = rows<float3, 3>(positions, "positions"), n = rows<float3, 3>(normals, "normals");
-            const auto t = rows<float2, 2>(texcoords, "texcoords");
-            FALCOR_CHECK(p.size() == n.size() && p.size() == t.size(), "generate_tangents: ", p.size(), " positions, ", n.size(),
-                         " normals and ", t.size(), " texture coordinates; they must match.");
-            const std::vector<uint32_t> indices = triangleIndices(triangles, p.size(), "generate_tangents");
-            std::vector<float4> tangents;
+            const FloatArray p = rowArray(positions, 3, "positions"), n = rowArray(normals, 3, "normals"), t = rowArray(texcoords, 2, "texcoords");
+            FALCOR_CHECK(p.shape(0) == n.shape(0) && p.shape(0) == t.shape(0), "generate_tangents: ", p.shape(0), " positions, ", n.shape(0),
+                         " normals and ", t.shape(0), " texture coordinates; they must match.");
+            const std::vector<uint32_t> indices = triangleIndices(triangles, size_t(p.shape(0)), "generate_tangents");
+            py::array_t<float> tangents({p.shape(0), py::ssize_t(4)});
             {
                 py::gil_scoped_release release;
-                tangents = generateTangents(p, n, t, indices);
+                generateTangents(view<float3>(p), view<float3>(n), view<float2>(t), indices, mutableView<float4>(tangents));
             }
-            return toRows<float4, 4>(tangents);
+            return tangents;
         },
         "positions"_a, "normals"_a, "texcoords"_a, "triangles"_a,
         "(N, 4) float32 tangent frames from texture coordinates (angle-weighted, w = handedness), on the engine's threads.");
     m.def(
         "expand_flat",
         [](const py::object& positions, const py::object& texcoords, const py::object& triangles) {
-            const auto p = rows<float3, 3>(positions, "positions");
-            const auto t = rows<float2, 2>(texcoords, "texcoords");
-            FALCOR_CHECK(p.size() == t.size(), "expand_flat: ", p.size(), " positions but ", t.size(), " texture coordinates.");
-            const std::vector<uint32_t> indices = triangleIndices(triangles, p.size(), "expand_flat");
-            FlatMesh flat;
+            const FloatArray p = rowArray(positions, 3, "positions"), t = rowArray(texcoords, 2, "texcoords");
+            FALCOR_CHECK(p.shape(0) == t.shape(0), "expand_flat: ", p.shape(0), " positions but ", t.shape(0), " texture coordinates.");
+            const std::vector<uint32_t> indices = triangleIndices(triangles, size_t(p.shape(0)), "expand_flat");
+            const py::ssize_t corners = py::ssize_t(indices.size());
+            py::array_t<float> outPositions({corners, py::ssize_t(3)}), outNormals({corners, py::ssize_t(3)}), outTexcoords({corners, py::ssize_t(2)});
             {
                 py::gil_scoped_release release;
-                flat = expandFlat(p, t, indices);
+                expandFlat(view<float3>(p), view<float2>(t), indices,
+                           {mutableView<float3>(outPositions), mutableView<float3>(outNormals), mutableView<float2>(outTexcoords)});
             }
-            return py::make_tuple(toRows<float3, 3>(flat.positions), toRows<float3, 3>(flat.normals), toRows<float2, 2>(flat.texcoords));
+            return py::make_tuple(outPositions, outNormals, outTexcoords);
         },
         "positions"_a, "texcoords"_a, "triangles"_a,
         "Flat shading: (positions, normals, texcoords) with three vertices of its own per triangle carrying its unit face normal.");
@@ -438,9 +451,10 @@ void registerSceneBindings(py::module_& m)
         py::gil_scoped_release release;
         ByteWriter writer;
         s.writeGeometryCache(writer);
-        const std::vector<uint8_t> sealed = seal(writer.bytes(), kGeometryCacheTag, kGeometryCacheVersion);
+        const std::vector<uint8_t> header = sealHeader(writer.bytes(), kGeometryCacheTag, kGeometryCacheVersion);
         std::ofstream file(path, std::ios::binary | std::ios::app);
-        file.write(reinterpret_cast<const char*>(sealed.data()), std::streamsize(sealed.size()));
+        file.write(reinterpret_cast<const char*>(header.data()), std::streamsize(header.size()));
+        file.write(reinterpret_cast<const char*>(writer.bytes().data()), std::streamsize(writer.bytes().size()));
         FALCOR_CHECK(file.good(), "Can't write the scene cache file '", path, "'.");
     }, "path"_a, "Appends the meshes and their bottom-level trees, sealed with a checksum, to the file at `path`.");
     scene.def("read_geometry_cache", [](Scene& s, const std::string& path, uint64_t offset) {

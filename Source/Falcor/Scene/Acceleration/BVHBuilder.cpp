@@ -176,12 +176,12 @@ struct PendingRange
 class Builder
 {
 public:
-    Builder(std::vector<PrimRef>& prims, const BuildOptions& options) : mPrims(prims), mOptions(options) {}
+    Builder(HugePageVector<PrimRef>& prims, const BuildOptions& options) : mPrims(prims), mOptions(options) {}
 
     /// Builds the subtree of `range` rooted at nodes[rootIndex]. When `deferred` is given, ranges
     /// of at most kSubtreeSize primitives below the root are not built but recorded there (their
     /// node stays a placeholder).
-    void build(std::vector<BinaryNode>& nodes, uint32_t rootIndex, const Range& range, uint32_t depth,
+    void build(HugePageVector<BinaryNode>& nodes, uint32_t rootIndex, const Range& range, uint32_t depth,
                std::vector<PendingRange>* deferred) const
     {
         std::vector<PendingRange> stack{{rootIndex, range, depth}};
@@ -232,7 +232,7 @@ public:
     }
 
 private:
-    std::vector<PrimRef>& mPrims;
+    HugePageVector<PrimRef>& mPrims;
     BuildOptions mOptions;
 
     uint32_t blocks(uint32_t n) const { return (n + mOptions.maxLeafSize - 1) / mOptions.maxLeafSize; }
@@ -414,7 +414,7 @@ private:
 };
 
 /// Appends `sub` (a subtree whose root is sub[0]) to `nodes`, replacing the placeholder at `at`.
-void splice(std::vector<BinaryNode>& nodes, uint32_t at, const std::vector<BinaryNode>& sub)
+void splice(HugePageVector<BinaryNode>& nodes, uint32_t at, const HugePageVector<BinaryNode>& sub)
 {
     uint32_t shift = uint32_t(nodes.size()) - 1; // sub[i] lands at nodes[shift + i] for i >= 1.
     auto relocate = [&](BinaryNode n) {
@@ -429,7 +429,7 @@ void splice(std::vector<BinaryNode>& nodes, uint32_t at, const std::vector<Binar
 
 /// References to the primitives with valid bounds, in index order (chunks counted, then filled,
 /// on the pool: the order is the same on any thread count).
-std::vector<PrimRef> makePrimRefs(std::span<const AABB> bounds, bool parallel)
+HugePageVector<PrimRef> makePrimRefs(std::span<const AABB> bounds, bool parallel)
 {
     const size_t chunks = (bounds.size() + kBinChunk - 1) / kBinChunk;
     std::vector<uint32_t> start(chunks + 1, 0);
@@ -440,7 +440,7 @@ std::vector<PrimRef> makePrimRefs(std::span<const AABB> bounds, bool parallel)
     });
     for (size_t c = 0; c < chunks; ++c)
         start[c + 1] += start[c];
-    std::vector<PrimRef> prims(start[chunks]);
+    HugePageVector<PrimRef> prims(start[chunks]);
     forEachIndex(chunks, 1, parallel, [&](size_t c) {
         auto [b, e] = chunkRange(c);
         uint32_t out = start[c];
@@ -455,7 +455,7 @@ std::vector<PrimRef> makePrimRefs(std::span<const AABB> bounds, bool parallel)
 BinaryBVH buildBinaryBVH(std::span<const AABB> primBounds, const BuildOptions& options)
 {
     PhaseClock clock(options.phases);
-    std::vector<PrimRef> prims = makePrimRefs(primBounds, options.parallel);
+    HugePageVector<PrimRef> prims = makePrimRefs(primBounds, options.parallel);
     Builder builder(prims, options);
     Range root = builder.makeRange(0, uint32_t(prims.size()));
     clock.lap(&BuildPhases::primRefsMs);
@@ -469,7 +469,7 @@ BinaryBVH buildBinaryBVH(std::span<const AABB> primBounds, const BuildOptions& o
         clock.lap(&BuildPhases::topLevelsMs);
 
         // Subtrees are independent (disjoint primitive ranges); each gets its own node array.
-        std::vector<std::vector<BinaryNode>> subtrees(deferred.size());
+        std::vector<HugePageVector<BinaryNode>> subtrees(deferred.size());
         parallelFor(deferred.size(), 1, [&](size_t b, size_t e) {
             for (size_t i = b; i < e; ++i)
             {

@@ -1,5 +1,6 @@
 #pragma once
 #include "Scene/Acceleration/RayTracing.h"
+#include "Utils/HugePageAllocator.h"
 #include "Utils/Math/AABB.h"
 #include <chrono>
 #include <cstdint>
@@ -22,8 +23,8 @@ struct BinaryNode
 /// Binary BVH over primitives given by their bounds; node 0 is the root.
 struct BinaryBVH
 {
-    std::vector<BinaryNode> nodes;
-    std::vector<uint32_t> primOrder; ///< Primitive indices in leaf order.
+    HugePageVector<BinaryNode> nodes;
+    HugePageVector<uint32_t> primOrder; ///< Primitive indices in leaf order.
 };
 
 using BuildPhases = AccelBuildPhases;

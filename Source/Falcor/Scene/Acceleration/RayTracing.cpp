@@ -215,7 +215,7 @@ struct SceneAccel::Impl
         mesh.opaque = g.opaque;
         mesh.triangleCount = g.triangles.size();
         PhaseClock clock(phases);
-        std::vector<AABB> boxes = triangleBounds(g, parallel);
+        HugePageVector<AABB> boxes = triangleBounds(g, parallel);
         for (const AABB& b : boxes)
             mesh.bounds.include(b);
         mesh.extremeCoordinates = hasExtremeCoordinates(g, mesh.bounds);
@@ -235,9 +235,9 @@ struct SceneAccel::Impl
         return mesh;
     }
 
-    static std::vector<AABB> triangleBounds(const MeshGeometry& g, bool parallel)
+    static HugePageVector<AABB> triangleBounds(const MeshGeometry& g, bool parallel)
     {
-        std::vector<AABB> boxes(g.triangles.size());
+        HugePageVector<AABB> boxes(g.triangles.size());
         forEachIndex(boxes.size(), 16 * 1024, parallel, [&](size_t i) {
             const uint3& tri = g.triangles[i];
             for (int k = 0; k < 3; ++k)

@@ -1,6 +1,6 @@
 #pragma once
 #include "Scene/Acceleration/BVHBuilder.h"
-#include "Scene/Acceleration/HugePageAllocator.h"
+#include "Utils/HugePageAllocator.h"
 #include <cstdint>
 #include <functional>
 #include <vector>

@@ -78,16 +78,15 @@ struct SealHeader
 static_assert(sizeof(SealHeader) == kArrayAlignment);
 } // namespace
 
-std::vector<uint8_t> seal(std::span<const uint8_t> payload, const char (&tag)[9], uint32_t version)
+std::vector<uint8_t> sealHeader(std::span<const uint8_t> payload, const char (&tag)[9], uint32_t version)
 {
     SealHeader header{};
     std::memcpy(header.tag, tag, 8);
     header.version = version;
     header.size = payload.size();
     header.checksum = contentChecksum(payload);
-    std::vector<uint8_t> out(sizeof(header) + payload.size());
+    std::vector<uint8_t> out(sizeof(header));
     std::memcpy(out.data(), &header, sizeof(header));
-    std::memcpy(out.data() + sizeof(header), payload.data(), payload.size());
     return out;
 }
 

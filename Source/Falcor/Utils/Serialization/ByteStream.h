@@ -125,9 +125,9 @@ private:
 /// the thread count.
 FALCOR_API uint64_t contentChecksum(std::span<const uint8_t> bytes);
 
-/// Bytes sealed for storage: a header of kArrayAlignment bytes (an 8-character tag, a format
-/// version, the payload size and its checksum), then the payload.
-FALCOR_API std::vector<uint8_t> seal(std::span<const uint8_t> payload, const char (&tag)[9], uint32_t version);
+/// Sealing bytes for storage: this header (kArrayAlignment bytes: an 8-character tag, a format
+/// version, the payload size and its checksum) is stored right before the payload.
+FALCOR_API std::vector<uint8_t> sealHeader(std::span<const uint8_t> payload, const char (&tag)[9], uint32_t version);
 /// The payload of sealed bytes. Raises saying what is wrong: not a `tag` file, another format
 /// version, truncated, or damaged (checksum mismatch).
 FALCOR_API std::span<const uint8_t> unseal(std::span<const uint8_t> sealed, const char (&tag)[9], uint32_t version);

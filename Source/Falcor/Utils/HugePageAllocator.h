@@ -7,12 +7,13 @@
 #include <sys/mman.h>
 #endif
 
-namespace falcor::accel
+namespace falcor
 {
-/// Allocator for the large, randomly accessed arrays of the BVH (nodes, triangle blocks). Blocks
-/// of 2 MiB and more are 2 MiB aligned and marked for transparent huge pages: incoherent rays
-/// touch memory all over the structure, and with 4 KiB pages most of those touches would also
-/// miss the TLB. Smaller blocks come from the ordinary heap.
+/// Allocator for large arrays: the BVH (nodes, triangle blocks) and mesh data. Blocks of 2 MiB
+/// and more are 2 MiB aligned and marked for transparent huge pages: incoherent rays touch
+/// memory all over the structure, and with 4 KiB pages most of those touches would also miss
+/// the TLB; and filling a new array costs one page fault per 2 MiB instead of per 4 KiB (on
+/// virtual machines a fault costs microseconds). Smaller blocks come from the ordinary heap.
 template<typename T>
 struct HugePageAllocator
 {
@@ -56,4 +57,4 @@ struct HugePageAllocator
 
 template<typename T>
 using HugePageVector = std::vector<T, HugePageAllocator<T>>;
-} // namespace falcor::accel
+} // namespace falcor
