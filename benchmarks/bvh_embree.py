@@ -236,7 +236,7 @@ def main() -> None:
             spec[name] = {"instances": len(instances), "rays": list(rays)}
         (tmp / "spec.json").write_text(json.dumps(spec))
 
-        build_rows, ray_rows, records = [], [], []
+        build_rows, ray_rows, records, phase_rows = [], [], [], []
         for threads in common.thread_counts(args.threads):
             subprocess.run([args.embree_python, __file__, "--embree-worker", str(tmp), str(threads), str(repeats)], check=True)
             embree = json.loads((tmp / f"embree_{threads}.json").read_text())
@@ -247,6 +247,8 @@ def main() -> None:
                 build = lambda: accel.build([(p, t, True) for p, t in meshes], [(m, x, False) for m, x in instances])
                 build_ms = common.measure(build, repeats).median
                 stats = accel.stats
+                if stats["blas_phases"]["bounds_ms"] > 0:  # built on the whole pool: where the time went (last build)
+                    phase_rows.append([name, threads] + [stats["blas_phases"][k] for k in PHASES] + [stats["blas_build_ms"]])
                 e, er = embree[f"{name}/default"], embree[f"{name}/robust"]
                 build_rows.append([name, stats["triangle_count"], threads, build_ms, e["build_ms"], er["build_ms"], build_ms / e["build_ms"],
                                    e["mesh_ms"], stats["memory_bytes"] / 2**20])
@@ -266,9 +268,13 @@ def main() -> None:
     common.print_table("Build (ms, median; embree = rtcCommitScene, embreex mesh = its Python-side mesh copy, not counted)",
                        ["scene", "triangles", "threads", "ours", "embree", "embree robust", "ours/embree", "embreex mesh", "ours MiB"],
                        build_rows)
+    common.print_table("Our bottom-level build by phase (ms, one build)", ["scene", "threads", *PHASES, "total"], phase_rows)
     common.print_table("Closest hit (Mrays/s, median)", ["scene", "rays", "threads", "ours", "embree", "embree robust", "ours/embree",
                                                          "ours/robust", "ours/embree CPU", "same tri", "same t"], ray_rows)
     common.write_json(args.json, env, results=records)
+
+
+PHASES = ("bounds_ms", "prim_refs_ms", "top_levels_ms", "subtrees_ms", "assemble_ms", "collapse_ms", "pack_ms")
 
 
 def wall_and_cpu(run, repeats: int) -> tuple[float, float]:

@@ -339,6 +339,36 @@ def test_large_mesh_parallel_build_is_deterministic():
     assert_matches({k: v[sample] for k, v in h1.items()}, ref)
 
 
+def test_large_ordered_mesh_partitions_correctly_on_the_pool():
+    """A sphere stored face by face (as generated meshes are): the top-level splits partition it
+    on the pool in chunks, many of them entirely on one side, which the swap of misplaced
+    elements must handle. A ray from the center through each triangle's centroid must hit that
+    triangle (the sphere is star-shaped from its center), so a primitive lost or misfiled by a
+    partition shows up as a miss or a wrong hit."""
+    n = 289  # a cube-sphere: six n x n grids, face after face, cell after cell, bumped along the radius
+    s = np.linspace(-1.0, 1.0, n + 1)
+    u, v = np.meshgrid(s, s, indexing="ij")
+    one = np.ones_like(u)
+    positions, triangles = [], []
+    for f, (x, y, z) in enumerate([(one, u, v), (-one, v, u), (u, one, v), (v, -one, u), (u, v, one), (v, u, -one)]):
+        q = np.stack([x, y, z], -1).reshape(-1, 3)
+        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        positions.append(q * (1 + 0.04 * np.sin(9 * q[:, 0]) * np.sin(11 * q[:, 1]) * np.sin(13 * q[:, 2]))[:, None])
+        idx = f * (n + 1) ** 2 + np.arange((n + 1) ** 2).reshape(n + 1, n + 1)
+        a, b, c, d = idx[:-1, :-1], idx[1:, :-1], idx[1:, 1:], idx[:-1, 1:]
+        triangles.append(np.concatenate([np.stack([a, b, c], -1).reshape(-1, 3), np.stack([a, c, d], -1).reshape(-1, 3)]))
+    pos, tris = np.concatenate(positions).astype(np.float32), np.concatenate(triangles).astype(np.uint32)
+    assert len(tris) > 100_000  # above the size at which splits run on the pool
+    accel = build([(pos, tris, True)], [(0, np.eye(4, dtype=np.float32), False)])
+    p = pos[tris].astype(np.float64)
+    area = np.linalg.norm(np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]), axis=1)
+    aimed = np.flatnonzero(area > 1e-9)  # the poles' degenerate triangles can't be aimed at
+    centroids = p[aimed].mean(axis=1)
+    hit = accel.closest_hit(np.zeros((len(aimed), 3), np.float32), centroids.astype(np.float32))
+    assert (hit["t"] < np.inf).all(), f"{(hit['t'] == np.inf).sum()} rays through a triangle missed"
+    np.testing.assert_allclose(hit["t"], 1.0, atol=1e-4)  # dir = centroid: the centroid is at t = 1
+
+
 def test_ties_go_to_lowest_instance_then_primitive():
     # Two coincident copies of a quad (two triangles sharing the diagonal) in two instances.
     pos = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)

@@ -351,9 +351,9 @@ private:
         {
             merge(left, l);
             merge(right, rr);
-            if (rr.begin < mid)
+            if (std::min(rr.end, mid) > rr.begin) // (no empty intervals: swapInOrder steps over one interval at a time)
                 misplacedRight.push_back({rr.begin, std::min(rr.end, mid)});
-            if (l.end > mid)
+            if (l.end > std::max(l.begin, mid))
                 misplacedLeft.push_back({std::max(l.begin, mid), l.end});
         }
         swapInOrder(misplacedRight, misplacedLeft);
@@ -365,7 +365,8 @@ private:
         uint32_t begin, end;
     };
 
-    /// Swaps the k-th element of the intervals `a` with the k-th of `b` (equal total lengths), on the pool.
+    /// Swaps the k-th element of the intervals `a` with the k-th of `b` (non-empty intervals, equal
+    /// total lengths), on the pool.
     void swapInOrder(const std::vector<Interval>& a, const std::vector<Interval>& b) const
     {
         auto starts = [](const std::vector<Interval>& list) {
