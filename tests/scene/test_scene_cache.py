@@ -161,7 +161,7 @@ def test_rebuild_cache_rebuilds_and_other_flags_have_their_own_file(scene_file, 
     assert len(imports) == 3 and len(list(cache.cache_dir().glob("*.fscene"))) == 2
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip_geometry", "flip_contents", "garbage", "empty"])
+@pytest.mark.parametrize("damage", ["truncate", "flip_geometry", "flip_contents", "garbage", "empty", "header_size"])
 def test_a_damaged_cache_file_is_rebuilt_not_trusted(scene_file, imports, capfd, damage):
     reference = falcor.load_scene(scene_file, Flags.UseCache)
     path = the_cache_file()
@@ -175,6 +175,8 @@ def test_a_damaged_cache_file_is_rebuilt_not_trusted(scene_file, imports, capfd,
         data[header_end + 20] ^= 0x01
     elif damage == "garbage":
         data = bytearray(np.random.default_rng(0).integers(0, 256, len(data), dtype=np.uint8).tobytes())
+    elif damage == "header_size":
+        data[19:27] = struct.pack("<Q", 2**62)  # the magic intact, the size absurd
     else:
         data = bytearray()
     path.write_bytes(bytes(data))

@@ -128,11 +128,16 @@ def read(path: Path) -> tuple:
         if len(size) != 8:
             raise CacheError("truncated header")
         (header_size,) = struct.unpack("<Q", size)
+        file_size = os.fstat(f.fileno()).st_size
+        if header_size > file_size:
+            raise CacheError("truncated header")
         try:
             header = json.loads(f.read(header_size))
-            assets, digest, contents_size = header["assets"], header["contents_sha256"], int(header["contents_size"])
+            assets, digest, contents_size = dict(header["assets"]), str(header["contents_sha256"]), int(header["contents_size"])
         except (ValueError, KeyError, TypeError) as e:
             raise CacheError(f"unreadable header ({type(e).__name__}: {e})") from e
+        if not 0 <= contents_size <= file_size:
+            raise CacheError("truncated contents")
         if header.get("format") != FORMAT:
             raise CacheError(f"format {header.get('format')}, this build writes {FORMAT}", stale=True)
         for asset, recorded in assets.items():
@@ -165,7 +170,10 @@ def load_scene_cached(resolved: Path, flags, settings, build):
     if flags & SceneBuilderFlags.UseCache and not flags & SceneBuilderFlags.RebuildCache and path.exists():
         start = time.perf_counter()
         try:
-            contents, offset = read(path)
+            try:
+                contents, offset = read(path)
+            except OSError as e:  # removed or unreadable since the check
+                raise CacheError(f"can't be read ({e})", stale=True) from e
             scene = Scene(contents, settings, geometry_cache=(path, offset))
             _log(_ext.Logger.Level.Info, f"Loaded scene '{resolved}' from the cache '{path}' in {time.perf_counter() - start:.3f} s.")
             return scene
