@@ -88,3 +88,28 @@ def test_a_failing_task_is_retried_then_reported_and_the_rest_finishes(tmp_path)
     # A later run retries the failed tasks (and only them).
     again = cli("run", path, "--no-progress")
     assert "4 tasks: 0 rendered, 2 already done, 2 failed" in again.stdout
+
+
+def test_a_dask_worker_killed_mid_task_is_replaced(tmp_path):
+    """On a Dask LocalCluster: when a worker process is killed while rendering, the scheduler hands
+    its task to a live worker, and the job completes with the same bytes."""
+    import psutil
+
+    path = write_job(tmp_path, **SLOW)
+    out = tmp_path / "job_out"
+    run = start_cli("run", path, "--workers", "2", "--no-progress")
+    wait_for_rows(out, 1, run)
+    # The cluster's worker processes are the grandchildren (a nanny each) that loaded the engine.
+    workers = [p for p in psutil.Process(run.pid).children(recursive=True)
+               if any("falcor" in m.path for m in p.memory_maps() if m.path.endswith(".so"))]
+    assert workers, "no Dask worker processes"
+    victim = workers[0]
+    victim.kill()
+    stdout, _ = run.communicate(timeout=300)
+    assert run.returncode == 0, stdout
+    assert outputs(out) == reference(tmp_path, **SLOW)
+    rows = manifest_rows(out)
+    assert len(rows) == 8 and all(row["status"] == "done" for row in rows)
+    # The scheduler moved the dead worker's work elsewhere: nothing was rendered by it after the kill.
+    assert not victim.is_running()
+    assert sum(row["worker"].endswith(f":{victim.pid}") for row in rows) < 8
