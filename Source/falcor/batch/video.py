@@ -69,6 +69,8 @@ def assemble(job) -> list[Path]:
         index = json.loads(index_path.read_text())
     except (OSError, ValueError):
         index = {}
+    if not isinstance(index, dict):  # not ours, or damaged: every video is checked again
+        index = {}
     written = []
     for name, frames in sorted(series_of(job).items()):
         video = job.output_dir / f"{name}.mp4"
