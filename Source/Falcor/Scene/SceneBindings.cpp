@@ -29,12 +29,19 @@ HugePageVector<T> unpack(const Src* src, size_t count)
     return v;
 }
 
+/// An (N, C) float32 array (converted only if it is not one already).
+FloatArray rowArray(const py::handle& obj, py::ssize_t columns, const char* what)
+{
+    FloatArray a = FloatArray::ensure(obj);
+    FALCOR_CHECK(a && a.ndim() == 2 && a.shape(1) == columns, what, " must be an (N, ", columns, ") float array.");
+    return a;
+}
+
 /// Rows of an (N, C) float array as C-component vectors.
 template<typename V, int C>
 HugePageVector<V> rows(const py::handle& obj, const char* what)
 {
-    FloatArray a = FloatArray::ensure(obj);
-    FALCOR_CHECK(a && a.ndim() == 2 && a.shape(1) == C, "NativeScene: ", what, " must be an (N, ", C, ") float array.");
+    const FloatArray a = rowArray(obj, C, concat("NativeScene: ", what).c_str());
     return unpack<V>(a.data(), size_t(a.shape(0)));
 }
 
@@ -306,14 +313,6 @@ std::vector<uint32_t> triangleIndices(const py::handle& obj, size_t vertexCount,
         indices[i] = uint32_t(src[i]);
     }
     return indices;
-}
-
-/// An (N, C) float32 array (converted only if it is not one already).
-FloatArray rowArray(const py::handle& obj, py::ssize_t columns, const char* what)
-{
-    FloatArray a = FloatArray::ensure(obj);
-    FALCOR_CHECK(a && a.ndim() == 2 && a.shape(1) == columns, what, " must be an (N, ", columns, ") float array.");
-    return a;
 }
 
 /// The rows of a C-contiguous float32 array as vectors, without a copy (vectors are arrays of floats).
