@@ -17,7 +17,9 @@ from .frame_capture import FrameCapture, TimingCapture
 from .renderer import Renderer
 from .settings import Settings
 from .render import render
-from .testbed import Buffer, Device, DeviceType, MemoryType, ResourceBindFlags, Testbed
+from .buffer import Buffer, MemoryType
+from .testbed import Device, DeviceType, ResourceBindFlags, Testbed
+from .compute import ComputePass, Sampler, SlangCompileError, TextureAddressingMode
 from . import scene as _scene
 from .scene import *  # noqa: F401,F403
 from . import scripting as _scripting
@@ -37,7 +39,7 @@ _active_renderer = None  # the Mogwai Renderer whose script context is running, 
 
 __all__ = [n for n in dir(falcor_ext) if not n.startswith("_")] + list(_math_names) + [
     "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings",
-    "render", "get_cmake_dir", "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "Testbed",
+    "render", "get_cmake_dir", "ComputePass", "Sampler", "SlangCompileError", "TextureAddressingMode", "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "Testbed",
 ] + list(_scene.__all__)
 
 # Mogwai loads plugins itself after logging its banner (as Falcor's embedded interpreter does).

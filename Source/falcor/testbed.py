@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from . import capture
+from .buffer import Buffer, MemoryType
+from .compute.shader_var import Sampler, TextureAddressingMode
 from . import falcor_ext as _ext
 from .clock import Clock
 from .profiler import Profiler
@@ -23,12 +25,6 @@ class DeviceType(enum.Enum):
     Default = 0
     D3D12 = 1
     Vulkan = 2
-
-
-class MemoryType(enum.Enum):
-    DeviceLocal = 0
-    Upload = 1
-    ReadBack = 2
 
 
 class ResourceBindFlags(enum.IntFlag):
@@ -48,50 +44,6 @@ class ResourceBindFlags(enum.IntFlag):
 
 def _note_ignored(what: str):
     _ext.Logger.log_once(_ext.Logger.Level.Info, f"{what} has no effect on the CPU engine; ignored.")
-
-
-class Buffer:
-    """A buffer in host memory: raw bytes, typed (a ResourceFormat per element) or structured."""
-
-    def __init__(self, size: int, format=None, element_count: int = 0, struct_size: int = 0,
-                 memory_type=MemoryType.DeviceLocal):
-        self._data = np.zeros(int(size), np.uint8)
-        self.format = format
-        self.element_count = int(element_count)
-        self.struct_size = int(struct_size)
-        self.memory_type = memory_type
-
-    @property
-    def size(self) -> int:
-        return self._data.size
-
-    @property
-    def is_typed(self) -> bool:
-        return self.format is not None
-
-    @property
-    def is_structured(self) -> bool:
-        return self.struct_size > 0
-
-    def _typed_view(self) -> np.ndarray:
-        desc = _ext.get_format_desc(self.format)
-        bits = desc["bits_per_channel"][0]
-        kind = {"Float": "f", "Sint": "i", "Snorm": "i"}.get(desc["type"], "u")
-        view = self._data.view(np.dtype(f"{kind}{bits // 8}"))
-        return view if desc["channel_count"] == 1 else view.reshape(-1, desc["channel_count"])
-
-    def to_numpy(self) -> np.ndarray:
-        return self._typed_view().copy() if self.is_typed else self._data.copy()
-
-    def from_numpy(self, data) -> None:
-        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
-        if raw.size > self._data.size:
-            raise _ext.RuntimeError(f"Buffer.from_numpy: {raw.size} bytes don't fit in a buffer of {self._data.size} bytes.")
-        self._data[: raw.size] = raw
-
-    def __array__(self, dtype=None, copy=None):
-        a = self._typed_view() if self.is_typed else self._data
-        return a.astype(dtype) if dtype else a
 
 
 class Device:
@@ -136,6 +88,15 @@ class Device:
         return Buffer(int(struct_size) * int(element_count), element_count=element_count, struct_size=struct_size,
                       memory_type=memory_type)
 
+    def create_sampler(self, mag_filter=_ext.TextureFilteringMode.Linear, min_filter=_ext.TextureFilteringMode.Linear,
+                       mip_filter=_ext.TextureFilteringMode.Linear, max_anisotropy: int = 1, min_lod: float = -1000.0,
+                       max_lod: float = 1000.0, lod_bias: float = 0.0, comparison_func=None, reduction_mode=None,
+                       address_mode_u=TextureAddressingMode.Wrap, address_mode_v=TextureAddressingMode.Wrap,
+                       address_mode_w=TextureAddressingMode.Wrap, border_color=(0.0, 0.0, 0.0, 0.0)):
+        if max_anisotropy != 1 or lod_bias or comparison_func is not None or reduction_mode is not None:
+            _note_ignored("Sampler anisotropy, LOD bias, comparison and reduction")
+        return Sampler(min_filter, mag_filter, mip_filter, address_mode_u, address_mode_v, address_mode_w, border_color)
+
     def wait(self):
         pass
 
@@ -144,7 +105,17 @@ class Device:
 
 
 class _DeviceRenderContext(_ext.RenderContext):
-    """The device's context: also copies buffers (host memory here)."""
+    """The device's context: also copies buffers (host memory here). Work is synchronous, so
+    submitting and waiting (for CUDA interop too) have nothing to wait for."""
+
+    def submit(self, wait: bool = False):
+        pass
+
+    def wait_for_cuda(self, *args):
+        pass
+
+    def wait_for_falcor(self, *args):
+        pass
 
     def copy_resource(self, dst, src):
         if isinstance(dst, Buffer) or isinstance(src, Buffer):
@@ -168,14 +139,36 @@ class _Info:
         self.adapter_name, self.api_name = adapter_name, api_name
 
 
+def _env_int(name: str) -> int:
+    value = os.environ.get(name, "")
+    try:
+        return int(value) if value else 0
+    except ValueError:
+        raise _ext.RuntimeError(f"Testbed: environment variable {name}={value!r} is not an integer.") from None
+
+
 class Testbed:
-    """A frame loop without Mogwai: a graph, a clock, an optional scene, and output capture."""
+    """A frame loop without Mogwai: a graph, a clock, an optional scene, and output capture.
+
+    There is no window: `create_window=True` runs headless. A window loop (`while not
+    testbed.should_close: testbed.frame()`) ends after `max_frames` frames, and `render_texture`
+    is written to `capture_dir` every `capture_every` frames. Each option defaults to the
+    environment variable FALCOR_TESTBED_MAX_FRAMES, FALCOR_TESTBED_CAPTURE_DIR or
+    FALCOR_TESTBED_CAPTURE_EVERY, so unmodified scripts can be run and recorded.
+    """
 
     def __init__(self, width: int = 1920, height: int = 1080, create_window: bool = False, device_type=DeviceType.Default,
                  gpu: int = 0, enable_debug_layers: bool = False, enable_aftermath: bool = False,
-                 title: str = "Falcor Sample", show_fps: bool = True, device: Device | None = None):
-        if create_window:
-            _note_ignored("Testbed(create_window=True)")
+                 title: str = "Falcor Sample", show_fps: bool = True, device: Device | None = None,
+                 max_frames: int | None = None, capture_dir=None, capture_every: int | None = None):
+        self.max_frames = _env_int("FALCOR_TESTBED_MAX_FRAMES") if max_frames is None else int(max_frames)
+        capture_dir = capture_dir if capture_dir is not None else os.environ.get("FALCOR_TESTBED_CAPTURE_DIR") or None
+        self.capture_dir = Path(capture_dir) if capture_dir else None
+        self.capture_every = (_env_int("FALCOR_TESTBED_CAPTURE_EVERY") or 1) if capture_every is None else int(capture_every)
+        if create_window and not self.max_frames:
+            _ext.Logger.log_once(_ext.Logger.Level.Info, "Testbed: the CPU engine has no window; set "
+                                 "FALCOR_TESTBED_MAX_FRAMES=N (or max_frames=N) to end a window loop after N frames.")
+        self.frame_count = 0
         self.device = device or Device(device_type, gpu)
         self._size = (int(width), int(height))
         self._graph = None
@@ -243,6 +236,25 @@ class Testbed:
             for name, ms in self._graph.pass_times:
                 self.profiler.record(f"/onFrameRender/RenderGraphExe::execute()/{name}", ms)
         self.profiler.end_frame()
+        self.frame_count += 1
+        if self.capture_dir is not None and self.capture_every > 0 and self.frame_count % self.capture_every == 0:
+            self.capture_render_texture(self.capture_dir / f"render_texture.{self.frame_count}")
+        if self.max_frames and self.frame_count >= self.max_frames:
+            self.should_close = True
+
+    def capture_render_texture(self, path) -> Path | None:
+        """Writes `render_texture` (what a window would show) to `path` + ".png" or ".exr" (float
+        formats), and returns the file written; None when no render texture is set."""
+        tex = self.render_texture
+        if tex is None:
+            return None
+        pixels, ext = capture.prepare_output(tex, _ext.TextureChannelFlags.RGB)
+        out = Path(os.fspath(path))
+        if out.suffix != f".{ext}":
+            out = out.with_name(f"{out.name}.{ext}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        capture.write_output(out, pixels, ext)
+        return out
 
     def run(self):
         """Renders frames until `should_close` is set (e.g. by a callback)."""

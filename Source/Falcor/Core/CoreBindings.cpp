@@ -2,6 +2,7 @@
 #include "Core/PluginRegistry.h"
 #include "Core/PythonHelpers.h"
 #include "Core/ThreadPool.h"
+#include "Core/Pass/ComputeDispatch.h"
 #include <filesystem>
 
 namespace falcor::python
@@ -146,6 +147,14 @@ void registerCoreBindings(py::module_& m)
         py::gil_scoped_release release;
         ThreadPool::get().setThreadCount(n);
     }, "count"_a, "Sets the number of render threads. Images are bit-identical for any count.");
+
+    // ---- Compute kernels compiled at run time (falcor.compute) ----
+    m.def("_dispatch_kernel", [](uintptr_t kernel, std::array<uint32_t, 3> groups, uintptr_t entryPointParams, uintptr_t globals) {
+        py::gil_scoped_release release;
+        dispatchKernelGroups(reinterpret_cast<FalcorKernelFunc>(kernel), uint3(groups[0], groups[1], groups[2]),
+                             reinterpret_cast<void*>(entryPointParams), reinterpret_cast<void*>(globals));
+    }, "kernel"_a, "group_count"_a, "entry_point_params"_a, "global_params"_a,
+       "Runs a compiled kernel's thread groups on the pool (internal: the addresses are trusted).");
 
     // ---- Plugins ----
     auto loadPlugin = [](const std::string& name) { PluginRegistry::get().loadPlugin(name); };

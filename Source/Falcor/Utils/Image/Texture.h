@@ -97,6 +97,9 @@ public:
     const std::string& getName() const { return mName; }
     void setName(std::string name) { mName = std::move(name); }
 
+    /// Byte offset of each subresource in the storage, at [arraySlice * mipCount + mip].
+    const size_t* getSubresourceOffsets() const { return mSubresourceOffsets.data(); }
+
     struct Codec
     {
         void (*decode)(const uint8_t*, float4*, uint32_t);

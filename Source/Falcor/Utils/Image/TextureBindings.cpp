@@ -1,5 +1,6 @@
 #include "Core/PythonHelpers.h"
 #include "Utils/Image/Texture.h"
+#include "Core/Pass/KernelABI.h"
 #include <pybind11/numpy.h>
 #include <cstring>
 
@@ -180,6 +181,19 @@ py::capsule makeCapsule(Managed* managed, const char* name)
     });
 }
 
+py::bytes kernelTextureDesc(Texture& t, bool rawAccess)
+{
+    static_assert(sizeof(float4) == 4 * sizeof(float));
+    const uint32_t dimensions = t.getType() == Texture::Type::Texture1D ? 1 : t.getType() == Texture::Type::Texture2D ? 2 : 3;
+    FalcorKernelTextureDesc desc = {
+        t.data(), t.getSubresourceOffsets(), t.getWidth(), t.getHeight(), t.getDepth(), t.getArraySize(), t.getMipCount(),
+        t.getBytesPerTexel(), dimensions, rawAccess ? 1u : 0u,
+        // float4 is four packed floats: the codec's signature is the ABI's.
+        reinterpret_cast<void (*)(const uint8_t*, float*, uint32_t)>(Texture::getCodec(t.getFormat()).decode),
+    };
+    return py::bytes(reinterpret_cast<const char*>(&desc), sizeof(desc));
+}
+
 /// DLPack export of mip 0 / slice 0. Consumers that ask for DLPack >= 1.0 get a versioned,
 /// writable tensor; older ones the legacy capsule.
 py::capsule toDLPack(const std::shared_ptr<Texture>& t, bool versioned)
@@ -263,6 +277,8 @@ void registerTextureBindings(py::module_& m)
     }, "mip_level"_a = 0, "array_slice"_a = 0,
                 "Decoded texels as float32 (H, W, 4): unorm scaled to [0,1], sRGB linearized, missing channels 0, alpha 1.");
     texture.def_buffer(&bufferView);
+    texture.def("_kernel_desc", &kernelTextureDesc, "raw_access"_a,
+                "The texture as a compute kernel sees it (FalcorKernelTextureDesc bytes); valid while the texture lives.");
     texture.def("__dlpack__", [](const std::shared_ptr<Texture>& t, py::kwargs kwargs) {
         bool versioned = false;
         if (kwargs.contains("max_version") && !kwargs["max_version"].is_none())

@@ -1,0 +1,14 @@
+#pragma once
+#include "Core/Macros.h"
+#include "Core/Pass/KernelABI.h"
+#include "Utils/Math/Vector.h"
+
+namespace falcor
+{
+/// Runs every thread group of a `groupCount` grid of a compiled kernel on the thread pool.
+///
+/// Groups are handed out in x-fastest order in ranges whose bounds depend only on the grid size,
+/// so a kernel whose threads write disjoint outputs gives the same bits on any thread count.
+/// Each range is passed to the kernel as boxes of one row of groups.
+FALCOR_API void dispatchKernelGroups(FalcorKernelFunc kernel, uint3 groupCount, void* entryPointParams, void* globalParams);
+} // namespace falcor

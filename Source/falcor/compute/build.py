@@ -1,0 +1,157 @@
+"""Kernel libraries: Slang's C++ compiled by the system C++ compiler, cached on disk.
+
+A cache entry is keyed by everything that decides the machine code (the shader's path, entry
+point, defines, Slang's version, the C++ compiler and its flags, the engine's kernel runtime) and
+stays valid while every file Slang read (the shader, its includes and imported modules) has the
+content it had. The folder is `$FALCOR_KERNEL_CACHE_DIR`, else `~/.cache/falcor/kernels`.
+Writes are atomic (temporary file, then rename), so concurrent processes share one cache safely.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import falcor_ext as _ext
+from . import slang
+
+# Not resolved: in a build tree the modules are links into the sources, the include folder is not.
+_PACKAGE_DIR = Path(os.path.abspath(__file__)).parents[1]
+RUNTIME_DIR = _PACKAGE_DIR / "compute" / "runtime"
+ENGINE_INCLUDE_DIR = _PACKAGE_DIR / "include" / "Falcor"
+_CXX_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-strict-aliasing",
+              # Same arithmetic on every machine and compiler version: no fused multiply-adds.
+              "-ffp-contract=off", "-w"]
+_FORMAT_VERSION = 1
+
+
+@dataclass
+class KernelBinary:
+    """A compiled entry point: its library, exported function and parameter reflection."""
+    library: Path
+    function: str
+    reflection: dict
+    from_cache: bool
+
+
+def cache_dir() -> Path:
+    folder = os.environ.get("FALCOR_KERNEL_CACHE_DIR")
+    return Path(folder) if folder else Path.home() / ".cache" / "falcor" / "kernels"
+
+
+@functools.cache
+def cxx_compiler() -> tuple[str, str]:
+    """The C++ compiler (`$CXX`, else c++/g++/clang++ on PATH) and its version line."""
+    candidates = [os.environ["CXX"]] if os.environ.get("CXX") else ["c++", "g++", "clang++"]
+    for name in candidates:
+        path = shutil.which(name)
+        if path:
+            version = subprocess.run([path, "--version"], capture_output=True, text=True).stdout.splitlines()
+            return path, (version[0] if version else "")
+    raise _ext.RuntimeError("compiling a Slang kernel for the CPU needs a C++ compiler (g++ or clang++) on PATH, "
+                            "the same one `pip install` builds with; or set CXX")
+
+
+def _sha256_file(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _runtime_hash() -> str:
+    h = hashlib.sha256()
+    for path in (RUNTIME_DIR / "kernel_prelude.h", RUNTIME_DIR / "kernel_runtime.h",
+                 ENGINE_INCLUDE_DIR / "Core" / "Pass" / "KernelABI.h"):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_key(file: Path, entry: str, defines: dict, include_dirs: list[Path]) -> str:
+    compiler = slang.compiler()
+    cxx, cxx_version = cxx_compiler()
+    key = {"format": _FORMAT_VERSION, "file": str(file), "entry": entry, "defines": sorted(defines.items()),
+           "include_dirs": [str(d) for d in include_dirs], "slang": compiler.version, "cxx": [cxx, cxx_version],
+           "flags": _CXX_FLAGS, "runtime": _runtime_hash()}
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _write_atomic(path: Path, data: bytes):
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _load_cached(meta_path: Path) -> KernelBinary | None:
+    try:
+        meta = json.loads(meta_path.read_text())
+        if any(_sha256_file(p) != digest for p, digest in meta["dependencies"].items()):
+            return None
+        library = meta_path.parent / meta["library"]
+        if not library.is_file():
+            return None
+        return KernelBinary(library, meta["function"], meta["reflection"], from_cache=True)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # a damaged entry is rebuilt
+
+
+# The entry point's range function: `void <name>(ComputeVaryingInput*, ...)` beside `<name>_Group`.
+_GROUP_FUNCTION = re.compile(r"^void (\w+)_Group\(ComputeVaryingInput\*", re.M)
+
+
+def _compile_cpp(source: str, out: Path, file: Path):
+    cxx, _ = cxx_compiler()
+    with tempfile.TemporaryDirectory(prefix="falcor-kernel-") as tmp:
+        cpp = Path(tmp) / "kernel.cpp"
+        cpp.write_text(f"{source}\n#include \"kernel_runtime.h\"\n")
+        lib = Path(tmp) / "kernel.so"
+        cmd = [cxx, *_CXX_FLAGS, "-include", str(RUNTIME_DIR / "kernel_prelude.h"), "-I", str(RUNTIME_DIR),
+               "-I", str(ENGINE_INCLUDE_DIR), str(cpp), "-o", str(lib)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise _ext.RuntimeError(f"{file}: the C++ compiler rejected Slang's output for the CPU "
+                                    f"(a limitation of Slang's CPU target or of this engine's runtime):\n"
+                                    f"{r.stderr[-4000:]}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(out, lib.read_bytes())
+
+
+def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: list[Path],
+                 use_cache: bool = True) -> KernelBinary:
+    """Compiles `entry` of `file` to a kernel library, or takes it from the disk cache."""
+    key = _cache_key(file, entry, defines, include_dirs)
+    entry_dir = cache_dir() / key
+    meta_path = entry_dir / "meta.json"
+    if use_cache:
+        cached = _load_cached(meta_path)
+        if cached:
+            return cached
+    output = slang.compiler().compile(file, entry, defines, include_dirs)
+    functions = _GROUP_FUNCTION.findall(output.cpp_source)
+    if len(functions) != 1:
+        raise _ext.RuntimeError(f"{file}: expected one compute entry point '{entry}' in Slang's output, found {functions}")
+    dependencies = {p: _sha256_file(p) for p in {str(file), *output.dependencies} if Path(p).is_file()}
+    digest = hashlib.sha256(output.cpp_source.encode()).hexdigest()[:16]
+    library = entry_dir / f"kernel-{digest}.so"
+    if not library.is_file():
+        _compile_cpp(output.cpp_source, library, file)
+    meta = {"library": library.name, "function": functions[0], "reflection": output.reflection,
+            "dependencies": dependencies}
+    try:
+        _write_atomic(meta_path, json.dumps(meta).encode())
+    except OSError as e:
+        _ext.Logger.log_once(_ext.Logger.Level.Warning, f"Kernel cache {entry_dir} is not writable ({e}); "
+                             "kernels are compiled again in the next process.")
+    return KernelBinary(library, functions[0], output.reflection, from_cache=False)

@@ -1,0 +1,317 @@
+"""`ComputePass.globals`: a kernel's parameters, set from Python by name.
+
+Every parameter block lives in host memory laid out as the kernel reads it (see layout.py).
+Resources are bound by writing what Slang's CPU types hold: buffers as (pointer, count), textures
+and samplers as pointers to views the kernel library creates. A block starts with every resource
+bound to an empty one (reads give zero, as a GPU's null descriptor), so a kernel never sees a
+null pointer.
+"""
+from __future__ import annotations
+
+import ctypes
+import enum
+import weakref
+
+import numpy as np
+
+from .. import falcor_ext as _ext
+from .layout import TEXTURE_DIMENSIONS, Layout
+
+# Where empty and unbound buffers point: any element index the kernel's bounds check falls back to
+# (element 0 of at most this many bytes) stays inside it.
+SCRATCH_BYTES = 65536
+_scratch = np.zeros(SCRATCH_BYTES + 64, np.uint8)
+_SCRATCH_ADDRESS = (_scratch.ctypes.data + 63) // 64 * 64
+
+_INT_KINDS = "iub"
+
+
+class ShaderVarError(_ext.RuntimeError):
+    pass
+
+
+class KernelLibrary:
+    """The exported helpers of one kernel library (kernel_runtime.h)."""
+
+    def __init__(self, lib: ctypes.CDLL):
+        self.lib = lib
+        vp, u32 = ctypes.c_void_p, ctypes.c_uint32
+        lib.falcorKernelCreateTexture.restype = vp
+        lib.falcorKernelCreateTexture.argtypes = [ctypes.c_char_p, u32, u32, u32]
+        lib.falcorKernelCreateSampler.restype = vp
+        lib.falcorKernelCreateSampler.argtypes = [ctypes.c_char_p]
+        lib.falcorKernelDestroyTexture.argtypes = [vp]
+        lib.falcorKernelDestroySampler.argtypes = [vp]
+        lib.falcorKernelTakeOutOfBoundsCount.restype = ctypes.c_uint64
+
+    def take_out_of_bounds_count(self) -> int:
+        return int(self.lib.falcorKernelTakeOutOfBoundsCount())
+
+
+class _OwnedObject:
+    """A texture view or sampler created by a kernel library, destroyed with its binding; keeps the
+    engine resource it points into alive."""
+
+    def __init__(self, address: int, destroy, resource):
+        self.address, self.resource = address, resource
+        self._finalizer = weakref.finalize(self, destroy, address)
+
+
+class Block:
+    """Host memory for one struct of parameters, with what its pointers refer to kept alive."""
+
+    def __init__(self, layout: Layout, library: KernelLibrary, owner: str):
+        self.layout, self.library, self.owner = layout, library, owner
+        self._storage = np.zeros(layout.size + 64, np.uint8)
+        start = (-self._storage.ctypes.data) % 64
+        self.data = self._storage[start:start + layout.size]
+        self.address = self.data.ctypes.data
+        self.bound: dict[int, object] = {}   # offset -> Buffer/Texture/sampler/sub-block kept alive
+        self._bind_defaults(layout, 0)
+
+    def _bind_defaults(self, layout: Layout, offset: int):
+        if layout.kind == "struct":
+            for field_offset, fl in layout.fields.values():
+                self._bind_defaults(fl, offset + field_offset)
+        elif layout.kind == "array" and layout.element.kind in ("struct", "array", "buffer", "texture", "sampler", "block"):
+            stride = layout.size // layout.shape[0]
+            for i in range(layout.shape[0]):
+                self._bind_defaults(layout.element, offset + i * stride)
+        elif layout.kind == "buffer":
+            self.write_pointer(offset, _SCRATCH_ADDRESS, 0, None)
+        elif layout.kind == "texture":
+            bind_texture(self, offset, layout, None, "")
+        elif layout.kind == "block":
+            sub = Block(layout.element, self.library, self.owner)
+            self.write_pointer(offset, sub.address, None, sub)
+
+    def write_pointer(self, offset: int, address: int, count: int | None, keep):
+        words = self.data[offset:offset + (16 if count is not None else 8)].view(np.uint64)
+        words[0] = address
+        if count is not None:
+            words[1] = count
+        self.bound[offset] = keep
+
+
+class ShaderVar:
+    """A parameter or member: read and assign members as attributes (`var.blobs = buffer`),
+    array elements by index."""
+
+    __slots__ = ("_block", "_layout", "_offset", "_path")
+
+    def __init__(self, block: Block, layout: Layout, offset: int, path: str):
+        object.__setattr__(self, "_block", block)
+        object.__setattr__(self, "_layout", layout)
+        object.__setattr__(self, "_offset", offset)
+        object.__setattr__(self, "_path", path)
+
+    def _member(self, name: str) -> "ShaderVar":
+        layout, block, offset = self._layout, self._block, self._offset
+        if layout.kind == "block":
+            block = block.bound[offset]
+            layout, offset = layout.element, 0
+        if layout.kind != "struct" or name not in layout.fields:
+            known = ", ".join(layout.fields) if layout.kind == "struct" else f"a {layout.name} has no members"
+            raise ShaderVarError(f"{block.owner}: '{self._path}' has no member '{name}' ({known})")
+        field_offset, fl = layout.fields[name]
+        return ShaderVar(block, fl, offset + field_offset, f"{self._path}.{name}")
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._member(name)._get()
+
+    def __setattr__(self, name: str, value):
+        self._member(name).set(value)
+
+    def __getitem__(self, index: int):
+        return self._element(index)._get()
+
+    def __setitem__(self, index: int, value):
+        self._element(index).set(value)
+
+    def __dir__(self):
+        layout = self._layout.element if self._layout.kind == "block" else self._layout
+        return list(layout.fields) if layout.kind == "struct" else []
+
+    def __repr__(self):
+        return f"ShaderVar({self._path}: {self._layout.name})"
+
+    def _element(self, index: int) -> "ShaderVar":
+        layout = self._layout
+        if layout.kind != "array":
+            raise ShaderVarError(f"{self._block.owner}: '{self._path}' ({layout.name}) is not an array")
+        count = layout.shape[0]
+        if not -count <= index < count:
+            raise ShaderVarError(f"{self._block.owner}: index {index} is out of range for '{self._path}' ({layout.name})")
+        index %= count
+        stride = layout.size // count
+        return ShaderVar(self._block, layout.element, self._offset + index * stride, f"{self._path}[{index}]")
+
+    def _get(self):
+        layout = self._layout
+        if layout.kind in ("scalar", "vector", "matrix"):
+            raw = self._block.data[self._offset:self._offset + layout.size].view(layout.dtype)
+            return raw[0].item() if layout.kind == "scalar" else raw.reshape(layout.shape).copy()
+        if layout.kind in ("buffer", "texture", "sampler"):
+            bound = self._block.bound.get(self._offset)
+            return getattr(bound, "resource", bound)
+        return self
+
+    def set(self, value):
+        """Assigns a value of the variable's type (numbers, vectors, matrices, buffers, textures,
+        samplers, or a dict/sequence for structs and arrays)."""
+        kind = self._layout.kind
+        if kind in ("scalar", "vector", "matrix"):
+            self._set_numeric(value)
+        elif kind == "buffer":
+            bind_buffer(self._block, self._offset, self._layout, value, self._path)
+        elif kind == "texture":
+            bind_texture(self._block, self._offset, self._layout, value, self._path)
+        elif kind == "sampler":
+            bind_sampler(self._block, self._offset, value, self._path)
+        elif kind == "struct" and isinstance(value, dict):
+            for name, v in value.items():
+                self._member(name).set(v)
+        elif kind == "array" and not isinstance(value, (str, bytes)) and hasattr(value, "__len__"):
+            if len(value) != self._layout.shape[0]:
+                self._type_error(value, f"{len(value)} elements")
+            for i, v in enumerate(value):
+                self._element(i).set(v)
+        else:
+            self._type_error(value)
+
+    def _type_error(self, value, detail: str = ""):
+        got = detail or type(value).__name__
+        raise ShaderVarError(f"{self._block.owner}: cannot assign {got} to '{self._path}' of type {self._layout.name}")
+
+    def _set_numeric(self, value):
+        layout = self._layout
+        if isinstance(value, (str, bytes)) or not _is_numeric(value):
+            self._type_error(value)
+        array = np.asarray(value)
+        if array.dtype == object or array.dtype.kind not in "biuf":
+            self._type_error(value)
+        if array.size != int(np.prod(layout.shape, dtype=int)):
+            self._type_error(value, f"{array.size} component(s)")
+        if layout.dtype.kind in _INT_KINDS:
+            if array.dtype.kind == "f" and not np.all(np.equal(np.mod(array, 1), 0)):
+                self._type_error(value, "a non-integer")
+            info = np.iinfo(layout.dtype) if layout.dtype.kind != "b" else None
+            if info is not None and (np.any(array < info.min) or np.any(array > info.max)):
+                self._type_error(value, f"{value!r} (out of range)")
+        converted = array.astype(layout.dtype).reshape(-1)
+        self._block.data[self._offset:self._offset + layout.size] = converted.view(np.uint8)
+
+
+def _is_numeric(value) -> bool:
+    if isinstance(value, (bool, int, float, np.number, np.bool_, np.ndarray)):
+        return True
+    return hasattr(value, "__array__") or (hasattr(value, "__len__") and all(_is_numeric(v) for v in value))
+
+
+def bind_buffer(block: Block, offset: int, layout: Layout, buffer, path: str):
+    from ..buffer import Buffer  # noqa: PLC0415 (buffer imports this package's users lazily)
+    if not isinstance(buffer, Buffer):
+        raise ShaderVarError(f"{block.owner}: '{path}' is a {layout.name}; cannot bind {type(buffer).__name__} "
+                             "(create one with device.create_structured_buffer/create_typed_buffer/create_buffer)")
+    nbytes = buffer.size
+    if layout.shape_name == "byteAddressBuffer":
+        count = nbytes // 4 * 4
+    else:
+        stride = layout.element.size
+        if stride > SCRATCH_BYTES:
+            raise ShaderVarError(f"{block.owner}: '{path}': elements of {stride} bytes are larger than the CPU "
+                                 f"engine supports ({SCRATCH_BYTES})")
+        if layout.shape_name == "textureBuffer" and buffer.is_typed:
+            _check_typed_buffer(block, path, layout, buffer)
+        count = nbytes // stride
+    address = buffer.kernel_address() if count else _SCRATCH_ADDRESS
+    block.write_pointer(offset, address, count, buffer)
+
+
+def _check_typed_buffer(block: Block, path: str, layout: Layout, buffer):
+    if not raw_texel_access(buffer.format, layout.element):
+        raise ShaderVarError(f"{block.owner}: '{path}' ({layout.name}) cannot view a typed buffer of format "
+                             f"{buffer.format.name} on the CPU: the element type must have the format's layout")
+
+
+def raw_texel_access(format, element: Layout | None) -> bool:
+    """True when a shader element type has exactly a texel's layout (e.g. float4 on RGBA32Float)."""
+    if element is None or element.kind not in ("scalar", "vector"):
+        return False
+    desc = _ext.get_format_desc(format)
+    kind = {"Float": "f", "Uint": "u", "Sint": "i"}.get(desc["type"])
+    bits = set(desc["bits_per_channel"][:desc["channel_count"]])
+    count = element.shape[0] if element.kind == "vector" else 1
+    return (kind == element.dtype.kind and bits == {element.dtype.itemsize * 8}
+            and desc["channel_count"] == count)
+
+
+_NULL_TEXTURES: dict[int, object] = {}
+
+
+def _null_texture(dimensions: int, is_array: bool):
+    key = dimensions * 2 + is_array
+    if key not in _NULL_TEXTURES:
+        depth = 1
+        _NULL_TEXTURES[key] = _ext.Texture(1, 1, _ext.ResourceFormat.RGBA32Float, 1, 1, depth)
+    return _NULL_TEXTURES[key]
+
+
+def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str):
+    dimensions = TEXTURE_DIMENSIONS[layout.shape_name]
+    if texture is None:
+        resource, raw = _null_texture(dimensions, layout.is_array_texture), False
+    else:
+        if not isinstance(texture, _ext.Texture):
+            raise ShaderVarError(f"{block.owner}: '{path}' is a {layout.name}; cannot bind {type(texture).__name__}")
+        texture_dims = texture.depth > 1 and 3 or (texture.height > 1 and 2 or 1)
+        if texture_dims > dimensions:
+            raise ShaderVarError(f"{block.owner}: '{path}' is a {layout.name}; cannot bind a {texture_dims}D texture "
+                                 f"({texture.width}x{texture.height}x{texture.depth})")
+        raw = raw_texel_access(texture.format, layout.element)
+        readable_as_float = layout.element is not None and layout.element.dtype.kind == "f"
+        if not raw and (layout.writable or not readable_as_float):
+            access = "read-write textures are accessed in place" if layout.writable else "integer texels are not converted"
+            raise ShaderVarError(f"{block.owner}: '{path}' ({layout.name}) cannot use a texture of format "
+                                 f"{texture.format.name} on the CPU ({access}): use a format with the element type's "
+                                 "layout (e.g. RGBA32Float for float4, R32Uint for uint)")
+        resource = texture
+    desc = resource._kernel_desc(raw)
+    lib = block.library.lib
+    address = lib.falcorKernelCreateTexture(desc, dimensions, int(layout.is_array_texture), int(layout.writable))
+    view = _OwnedObject(address, lib.falcorKernelDestroyTexture, texture)
+    view.desc = desc  # the view copies it; kept for debugging only
+    block.write_pointer(offset, address, None, view)
+
+
+class TextureAddressingMode(enum.Enum):
+    Wrap = 0
+    Mirror = 1
+    Clamp = 2
+    Border = 3
+    MirrorOnce = 4
+
+
+class Sampler:
+    """A texture sampler: filtering (TextureFilteringMode), addressing (TextureAddressingMode)
+    and border color. Anisotropy, LOD bias/clamps and comparison are not applied on the CPU."""
+
+    def __init__(self, min_filter=1, mag_filter=1, mip_filter=1, address_u=2, address_v=2, address_w=2,
+                 border_color=(0.0, 0.0, 0.0, 0.0)):
+        as_int = lambda v: int(getattr(v, "value", v))  # noqa: E731
+        self.values = [as_int(v) for v in (min_filter, mag_filter, mip_filter, address_u, address_v, address_w)]
+        self.border_color = tuple(float(c) for c in border_color)
+
+    def _desc(self) -> bytes:
+        return np.array(self.values, np.uint32).tobytes() + np.array(self.border_color, np.float32).tobytes()
+
+
+def bind_sampler(block: Block, offset: int, sampler, path: str):
+    if not isinstance(sampler, Sampler):
+        raise ShaderVarError(f"{block.owner}: '{path}' is a SamplerState; cannot bind {type(sampler).__name__} "
+                             "(create one with device.create_sampler)")
+    lib = block.library.lib
+    address = lib.falcorKernelCreateSampler(sampler._desc())
+    block.write_pointer(offset, address, None, _OwnedObject(address, lib.falcorKernelDestroySampler, sampler))
