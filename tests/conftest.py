@@ -12,3 +12,6 @@ import tempfile  # noqa: E402
 if "FALCOR_SCENE_CACHE_DIR" not in os.environ:
     os.environ["FALCOR_SCENE_CACHE_DIR"] = tempfile.mkdtemp(prefix="falcor-test-scene-cache-")
     atexit.register(shutil.rmtree, os.environ["FALCOR_SCENE_CACHE_DIR"], ignore_errors=True)
+if "FALCOR_KERNEL_CACHE_DIR" not in os.environ:
+    os.environ["FALCOR_KERNEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="falcor-test-kernel-cache-")
+    atexit.register(shutil.rmtree, os.environ["FALCOR_KERNEL_CACHE_DIR"], ignore_errors=True)

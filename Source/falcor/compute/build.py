@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import falcor_ext as _ext
-from . import slang
+from . import layout, slang
 
 # Not resolved: in a build tree the modules are links into the sources, the include folder is not.
 _PACKAGE_DIR = Path(os.path.abspath(__file__)).parents[1]
@@ -28,7 +28,9 @@ RUNTIME_DIR = _PACKAGE_DIR / "compute" / "runtime"
 ENGINE_INCLUDE_DIR = _PACKAGE_DIR / "include" / "Falcor"
 _CXX_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-strict-aliasing",
               # Same arithmetic on every machine and compiler version: no fused multiply-adds.
-              "-ffp-contract=off", "-w"]
+              "-ffp-contract=off",
+              # Slang's CPU target leaves some unsupported operations as empty functions: refuse them.
+              "-Werror=return-type"]
 _FORMAT_VERSION = 1
 
 
@@ -59,6 +61,17 @@ def cxx_compiler() -> tuple[str, str]:
                             "the same one `pip install` builds with; or set CXX")
 
 
+def tool_environment() -> dict:
+    """The environment for compiler processes: without preloaded libraries (a sanitizer runtime
+    preloaded into the tests' interpreter is not meant for the compilers)."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
+def cxx_flags() -> list[str]:
+    """The compiler flags, plus $FALCOR_KERNEL_CXXFLAGS (e.g. `-march=native`, or `-O0 -g` to debug a kernel)."""
+    return _CXX_FLAGS + os.environ.get("FALCOR_KERNEL_CXXFLAGS", "").split()
+
+
 def _sha256_file(path: str) -> str | None:
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -75,11 +88,10 @@ def _runtime_hash() -> str:
 
 
 def _cache_key(file: Path, entry: str, defines: dict, include_dirs: list[Path]) -> str:
-    compiler = slang.compiler()
     cxx, cxx_version = cxx_compiler()
     key = {"format": _FORMAT_VERSION, "file": str(file), "entry": entry, "defines": sorted(defines.items()),
-           "include_dirs": [str(d) for d in include_dirs], "slang": compiler.version, "cxx": [cxx, cxx_version],
-           "flags": _CXX_FLAGS, "runtime": _runtime_hash()}
+           "include_dirs": [str(d) for d in include_dirs], "slang": slang.version(), "cxx": [cxx, cxx_version],
+           "flags": cxx_flags(), "runtime": _runtime_hash()}
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
 
 
@@ -117,9 +129,9 @@ def _compile_cpp(source: str, out: Path, file: Path):
         cpp = Path(tmp) / "kernel.cpp"
         cpp.write_text(f"{source}\n#include \"kernel_runtime.h\"\n")
         lib = Path(tmp) / "kernel.so"
-        cmd = [cxx, *_CXX_FLAGS, "-include", str(RUNTIME_DIR / "kernel_prelude.h"), "-I", str(RUNTIME_DIR),
+        cmd = [cxx, *cxx_flags(), "-include", str(RUNTIME_DIR / "kernel_prelude.h"), "-I", str(RUNTIME_DIR),
                "-I", str(ENGINE_INCLUDE_DIR), str(cpp), "-o", str(lib)]
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run(cmd, capture_output=True, text=True, env=tool_environment())
         if r.returncode != 0:
             raise _ext.RuntimeError(f"{file}: the C++ compiler rejected Slang's output for the CPU "
                                     f"(a limitation of Slang's CPU target or of this engine's runtime):\n"
@@ -138,7 +150,11 @@ def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: 
         cached = _load_cached(meta_path)
         if cached:
             return cached
-    output = slang.compiler().compile(file, entry, defines, include_dirs)
+    output = slang.compile_entry_point(file, entry, defines, include_dirs)
+    try:  # parameters the CPU engine cannot bind are refused before the C++ is compiled
+        layout.globals_layout(output.reflection), layout.entry_point_layout(output.reflection)
+    except TypeError as e:
+        raise _ext.RuntimeError(f"ComputePass({file.name}:{entry}): {e}") from None
     functions = _GROUP_FUNCTION.findall(output.cpp_source)
     if len(functions) != 1:
         raise _ext.RuntimeError(f"{file}: expected one compute entry point '{entry}' in Slang's output, found {functions}")

@@ -19,7 +19,7 @@ SCALAR_DTYPES = {
     "int64": np.dtype(np.int64), "uint64": np.dtype(np.uint64), "float64": np.dtype(np.float64),
 }
 
-BUFFER_SHAPES = {"structuredBuffer", "byteAddressBuffer", "textureBuffer"}
+BUFFER_SHAPES = {"structuredBuffer", "byteAddressBuffer"}
 TEXTURE_DIMENSIONS = {"texture1D": 1, "texture2D": 2, "texture3D": 3}
 POINTER_KINDS = {"parameterBlock", "constantBuffer"}
 
@@ -96,6 +96,9 @@ def layout_of(t: dict) -> Layout:
         shape = t["baseShape"]
         writable = t.get("access") == "readWrite"
         result = layout_of(t["resultType"]) if "resultType" in t else None
+        if shape == "textureBuffer":
+            raise TypeError(f"typed buffers ({name}: Buffer<T>, RWBuffer<T>) are not supported by Slang's CPU "
+                            "target, whose C++ output has no body for their loads; use StructuredBuffer<T>")
         if shape in BUFFER_SHAPES:
             return Layout("buffer", name, 16, 8, element=result, shape_name=shape, writable=writable)
         if shape in TEXTURE_DIMENSIONS:

@@ -15,6 +15,7 @@ import weakref
 import numpy as np
 
 from .. import falcor_ext as _ext
+from ..buffer import Buffer
 from .layout import TEXTURE_DIMENSIONS, Layout
 
 # Where empty and unbound buffers point: any element index the kernel's bounds check falls back to
@@ -187,7 +188,7 @@ class ShaderVar:
 
     def _set_numeric(self, value):
         layout = self._layout
-        if isinstance(value, (str, bytes)) or not _is_numeric(value):
+        if isinstance(value, (str, bytes, Buffer, _ext.Texture, Sampler)) or not _is_numeric(value):
             self._type_error(value)
         array = np.asarray(value)
         if array.dtype == object or array.dtype.kind not in "biuf":
@@ -211,7 +212,6 @@ def _is_numeric(value) -> bool:
 
 
 def bind_buffer(block: Block, offset: int, layout: Layout, buffer, path: str):
-    from ..buffer import Buffer  # noqa: PLC0415 (buffer imports this package's users lazily)
     if not isinstance(buffer, Buffer):
         raise ShaderVarError(f"{block.owner}: '{path}' is a {layout.name}; cannot bind {type(buffer).__name__} "
                              "(create one with device.create_structured_buffer/create_typed_buffer/create_buffer)")
@@ -223,17 +223,9 @@ def bind_buffer(block: Block, offset: int, layout: Layout, buffer, path: str):
         if stride > SCRATCH_BYTES:
             raise ShaderVarError(f"{block.owner}: '{path}': elements of {stride} bytes are larger than the CPU "
                                  f"engine supports ({SCRATCH_BYTES})")
-        if layout.shape_name == "textureBuffer" and buffer.is_typed:
-            _check_typed_buffer(block, path, layout, buffer)
         count = nbytes // stride
     address = buffer.kernel_address() if count else _SCRATCH_ADDRESS
     block.write_pointer(offset, address, count, buffer)
-
-
-def _check_typed_buffer(block: Block, path: str, layout: Layout, buffer):
-    if not raw_texel_access(buffer.format, layout.element):
-        raise ShaderVarError(f"{block.owner}: '{path}' ({layout.name}) cannot view a typed buffer of format "
-                             f"{buffer.format.name} on the CPU: the element type must have the format's layout")
 
 
 def raw_texel_access(format, element: Layout | None) -> bool:

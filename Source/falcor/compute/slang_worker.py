@@ -1,0 +1,81 @@
+"""Runs the Slang compiler in a separate process: `python slang_worker.py` reads a request
+(JSON on stdin) and writes Slang's C++, reflection, dependencies and diagnostics (JSON on stdout).
+
+A separate process keeps the compiler's own memory and faults out of the user's process (and out
+of sanitizer runs); it uses the standard library only, so it starts without the engine.
+"""
+import ctypes
+import json
+import sys
+
+
+class _Compiler:
+    """The Slang library's C API and a session."""
+
+    def __init__(self, library: str):
+        lib = ctypes.CDLL(library)
+        p, s, i = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int
+        for name, restype, argtypes in [
+            ("spCreateSession", p, [s]),
+            ("spCreateCompileRequest", p, [p]),
+            ("spDestroyCompileRequest", None, [p]),
+            ("spProcessCommandLineArguments", i, [p, ctypes.POINTER(s), i]),
+            ("spCompile", i, [p]),
+            ("spGetDiagnosticOutput", s, [p]),
+            ("spGetEntryPointSource", s, [p, i]),
+            ("spGetReflection", p, [p]),
+            ("spReflection_ToJson", i, [p, p, ctypes.POINTER(p)]),
+            ("spGetDependencyFileCount", i, [p]),
+            ("spGetDependencyFilePath", s, [p, i]),
+        ]:
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = restype, argtypes
+        self.lib = lib
+        self.session = lib.spCreateSession(None)
+
+    def compile(self, file: str, entry: str, defines: dict, include_dirs: list) -> dict:
+        args = [str(file), "-target", "cpp", "-stage", "compute", "-entry", entry, "-matrix-layout-row-major",
+                "-DFALCOR_CPU=1"]
+        for folder in include_dirs:
+            args += ["-I", str(folder)]
+        for name, value in defines.items():
+            args += ["-D", f"{name}={value}" if value != "" else name]
+        lib = self.lib
+        request = lib.spCreateCompileRequest(self.session)
+        try:
+            argv = (ctypes.c_char_p * len(args))(*[a.encode() for a in args])
+            failed = lib.spProcessCommandLineArguments(request, argv, len(args)) < 0
+            failed = failed or lib.spCompile(request) < 0
+            diagnostics = (lib.spGetDiagnosticOutput(request) or b"").decode(errors="replace")
+            source = None if failed else lib.spGetEntryPointSource(request, 0)
+            if not source:
+                return {"ok": False, "diagnostics": diagnostics or "Slang produced no C++ for the entry point"}
+            deps = [lib.spGetDependencyFilePath(request, k).decode()
+                    for k in range(lib.spGetDependencyFileCount(request))]
+            return {"ok": True, "cpp_source": source.decode(), "reflection": self._reflection_json(request),
+                    "dependencies": deps, "diagnostics": diagnostics}
+        finally:
+            lib.spDestroyCompileRequest(request)
+
+    def _reflection_json(self, request) -> dict:
+        blob = ctypes.c_void_p()
+        if self.lib.spReflection_ToJson(self.lib.spGetReflection(request), request, ctypes.byref(blob)) < 0:
+            raise RuntimeError("Slang could not describe the shader's parameters (reflection failed)")
+        # ISlangBlob is a COM object: vtable slots 3 and 4 are getBufferPointer and getBufferSize,
+        # slot 2 is release.
+        vtable = ctypes.cast(ctypes.cast(blob, ctypes.POINTER(ctypes.c_void_p))[0], ctypes.POINTER(ctypes.c_void_p))
+        method = lambda slot, restype: ctypes.CFUNCTYPE(restype, ctypes.c_void_p)(vtable[slot])  # noqa: E731
+        text = ctypes.string_at(method(3, ctypes.c_void_p)(blob), method(4, ctypes.c_size_t)(blob))
+        method(2, ctypes.c_uint32)(blob)
+        return json.loads(text)
+
+
+def main():
+    request = json.load(sys.stdin)
+    result = _Compiler(request["library"]).compile(request["file"], request["entry"], request["defines"],
+                                                   request["include_dirs"])
+    json.dump(result, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
