@@ -26,7 +26,10 @@ from . import layout, slang
 _PACKAGE_DIR = Path(os.path.abspath(__file__)).parents[1]
 RUNTIME_DIR = _PACKAGE_DIR / "compute" / "runtime"
 ENGINE_INCLUDE_DIR = _PACKAGE_DIR / "include" / "Falcor"
-_CXX_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-strict-aliasing",
+# -fpeel-loops unrolls the fixed-length loops of Slang's vector templates into registers (-O3 did
+# the same but slowed branchy kernels down: benchmarks/README.md); math functions need not set errno.
+_CXX_FLAGS = ["-std=c++17", "-O2", "-fpeel-loops", "-fno-math-errno", "-fPIC", "-shared", "-fvisibility=hidden",
+              "-fno-strict-aliasing",
               # Same arithmetic on every machine and compiler version: no fused multiply-adds.
               "-ffp-contract=off",
               # Slang's CPU target leaves some unsupported operations as empty functions: refuse them.

@@ -7,6 +7,10 @@
 
 extern "C" void falcorKernelOutOfBounds();
 
+// Slang marks its small vector and resource helpers "force inline" but defines that as plain
+// `inline` for GCC and Clang; inlining them is what lets a kernel's loops compile to tight code.
+#define SLANG_FORCE_INLINE inline __attribute__((always_inline))
+
 // An access outside a resource is counted (the host reports it after the dispatch) and redirected
 // to element 0, which the host guarantees is addressable: empty resources are bound to a scratch
 // block and buffers carry slack past their end. A GPU would drop the write or read zero.
