@@ -2,7 +2,7 @@
 
 Compute kernels (`falcor.ComputePass`) read and write the same memory that `to_numpy`,
 `from_numpy`, `to_torch` and `from_torch` exchange, so there is one copy of the data. Torch is
-optional: its functions import it when called.
+optional (torch_interop.py).
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 
 from . import falcor_ext as _ext
 from .math_types import DataType
+from .torch_interop import cpu_array, torch_module
 
 
 class MemoryType(enum.Enum):
@@ -29,14 +30,6 @@ _DATA_TYPES = {
     DataType.uint8: np.uint8, DataType.uint16: np.uint16, DataType.uint32: np.uint32, DataType.uint64: np.uint64,
     DataType.float16: np.float16, DataType.float32: np.float32, DataType.float64: np.float64,
 }
-
-
-def _torch():
-    try:
-        import torch  # noqa: PLC0415 (optional dependency)
-    except ImportError as e:
-        raise ImportError("to_torch/from_torch need PyTorch (pip install torch); the engine runs without it") from e
-    return torch
 
 
 class Buffer:
@@ -92,7 +85,7 @@ class Buffer:
         """A CPU tensor sharing this buffer's memory (no copy): `shape` elements of `dtype`
         (a falcor.DataType). It aliases the buffer, so later kernel writes show through;
         `.clone()` it to keep a snapshot."""
-        torch = _torch()
+        torch = torch_module()
         np_dtype = np.dtype(_DATA_TYPES[DataType(dtype)] if isinstance(dtype, DataType) else dtype)
         count = self._data.size // np_dtype.itemsize
         shape = [count] if shape is None else [int(s) for s in shape]
@@ -104,10 +97,7 @@ class Buffer:
 
     def from_torch(self, tensor) -> None:
         """Copies a CPU tensor's contents into the buffer."""
-        if getattr(tensor, "device", None) is not None and tensor.device.type != "cpu":
-            raise _ext.RuntimeError(f"Buffer.from_torch: the tensor is on '{tensor.device}'; the CPU engine takes CPU "
-                                    "tensors (use .cpu(), or create it without .cuda()).")
-        self.from_numpy(tensor.detach().contiguous().numpy())
+        self.from_numpy(cpu_array(tensor, "Buffer.from_torch"))
 
     def copy_to_torch(self, tensor) -> None:
         """Copies the buffer's bytes into an existing CPU tensor."""

@@ -14,6 +14,7 @@
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
 #include "Rendering/Materials/RGLMaterial.h"
 #include "Scene/TextureSampler.h"
+#include "Utils/Sampling/TinyUniformSampleGenerator.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
 
@@ -117,11 +118,35 @@ void bindBSDF(const char* doc, py::class_<Factory>& cls)
         "`count` samples for view wi, each from its own generator: dict of wo (N, 3), pdf (N,), "
         "weight = f·cos/pdf of the chosen lobe (N, 3), lobe (LobeType bits) and valid (N,).");
 }
+template<typename SampleGenerator>
+py::array_t<uint32_t> generatorNumbers(const py::array_t<uint32_t, py::array::c_style | py::array::forcecast>& pixels,
+                                       uint32_t sampleNumber, size_t count)
+{
+    FALCOR_CHECK(pixels.ndim() == 2 && pixels.shape(1) == 2, "sample_generator_numbers: pixels must be an (N, 2) array.");
+    py::array_t<uint32_t> out({size_t(pixels.shape(0)), count});
+    auto px = pixels.unchecked<2>();
+    auto o = out.mutable_unchecked<2>();
+    for (py::ssize_t i = 0; i < px.shape(0); ++i)
+    {
+        SampleGenerator sg(uint2(px(i, 0), px(i, 1)), sampleNumber);
+        for (size_t k = 0; k < count; ++k)
+            o(i, k) = sg.next();
+    }
+    return out;
+}
 } // namespace
 
 void registerRenderingBindings(py::module_& root)
 {
     py::module_ m = root.def_submodule("rendering", "BSDFs of the renderer, evaluated on numpy arrays (for tests and research).");
+    m.def("sample_generator_numbers", [](const std::string& type, const py::array_t<uint32_t, py::array::c_style | py::array::forcecast>& pixels,
+                                         uint32_t sampleNumber, size_t count) {
+        if (type == "TinyUniform")
+            return generatorNumbers<TinyUniformSampleGenerator>(pixels, sampleNumber, count);
+        FALCOR_CHECK(type == "Uniform", "sample_generator_numbers: unknown generator '", type, "' (TinyUniform or Uniform).");
+        return generatorNumbers<UniformSampleGenerator>(pixels, sampleNumber, count);
+    }, "type"_a, "pixels"_a, "sample_number"_a, "count"_a,
+       "The first `count` 32-bit numbers of Falcor's sample generator ('TinyUniform' or 'Uniform') for each pixel.");
     using Lambert = Fixed<LambertDiffuseBRDF>;
     py::class_<Lambert> lambert(m, "LambertDiffuseBRDF");
     lambert.def(py::init([](const py::object& albedo) { return Lambert{{toVector<float, 3>(albedo)}}; }), "albedo"_a);
