@@ -317,3 +317,20 @@ def test_python_render_pass_dispatches_a_slang_kernel(tmp_path, device):
     out = g.get_output("Gain.dst").to_numpy()
     y, x = np.mgrid[0:5, 0:13]
     np.testing.assert_array_equal(out[..., 0], 3 * (x + 10 * y))
+
+
+def test_entry_point_uniform_parameters(tmp_path, device):
+    src = shader(tmp_path, """
+        RWStructuredBuffer<float> out;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid: SV_DispatchThreadID, uniform float scale, uniform uint2 offsets)
+        {
+            out[0] = scale * offsets.y;
+        }
+    """)
+    p = falcor.ComputePass(device, file=src)
+    out = device.create_structured_buffer(struct_size=4, element_count=1)
+    p.globals.out = out
+    p.entry_point_params.scale, p.entry_point_params.offsets = 1.5, (2, 4)
+    p.execute(1)
+    assert out.to_numpy().view(np.float32)[0] == 6.0

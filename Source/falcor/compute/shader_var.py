@@ -240,21 +240,22 @@ def raw_texel_access(format, element: Layout | None) -> bool:
             and desc["channel_count"] == count)
 
 
-_NULL_TEXTURES: dict[int, object] = {}
+_null_texture = None
 
 
-def _null_texture(dimensions: int, is_array: bool):
-    key = dimensions * 2 + is_array
-    if key not in _NULL_TEXTURES:
-        depth = 1
-        _NULL_TEXTURES[key] = _ext.Texture(1, 1, _ext.ResourceFormat.RGBA32Float, 1, 1, depth)
-    return _NULL_TEXTURES[key]
+def null_texture():
+    """What unbound texture variables view: one RGBA32Float texel (the largest texel a shader
+    element type reads), zero until a kernel writes to an unbound read-write texture."""
+    global _null_texture
+    if _null_texture is None:
+        _null_texture = _ext.Texture(1, 1, _ext.ResourceFormat.RGBA32Float, 1, 1, 1)
+    return _null_texture
 
 
 def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str):
     dimensions = TEXTURE_DIMENSIONS[layout.shape_name]
     if texture is None:
-        resource, raw = _null_texture(dimensions, layout.is_array_texture), False
+        resource, raw = null_texture(), False
     else:
         if not isinstance(texture, _ext.Texture):
             raise ShaderVarError(f"{block.owner}: '{path}' is a {layout.name}; cannot bind {type(texture).__name__}")
@@ -273,9 +274,7 @@ def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str):
     desc = resource._kernel_desc(raw)
     lib = block.library.lib
     address = lib.falcorKernelCreateTexture(desc, dimensions, int(layout.is_array_texture), int(layout.writable))
-    view = _OwnedObject(address, lib.falcorKernelDestroyTexture, texture)
-    view.desc = desc  # the view copies it; kept for debugging only
-    block.write_pointer(offset, address, None, view)
+    block.write_pointer(offset, address, None, _OwnedObject(address, lib.falcorKernelDestroyTexture, texture))
 
 
 class TextureAddressingMode(enum.Enum):
