@@ -98,7 +98,7 @@ def _cache_key(file: Path, entry: str, defines: dict, include_dirs: list[Path]) 
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
 
 
-def _write_atomic(path: Path, data: bytes):
+def write_atomic(path: Path, data: bytes):
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -140,7 +140,7 @@ def _compile_cpp(source: str, out: Path, file: Path):
                                     f"(a limitation of Slang's CPU target or of this engine's runtime):\n"
                                     f"{r.stderr[-4000:]}")
         out.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(out, lib.read_bytes())
+        write_atomic(out, lib.read_bytes())
 
 
 def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: list[Path],
@@ -169,7 +169,7 @@ def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: 
     meta = {"library": library.name, "function": functions[0], "reflection": output.reflection,
             "dependencies": dependencies}
     try:
-        _write_atomic(meta_path, json.dumps(meta).encode())
+        write_atomic(meta_path, json.dumps(meta).encode())
     except OSError as e:
         _ext.Logger.log_once(_ext.Logger.Level.Warning, f"Kernel cache {entry_dir} is not writable ({e}); "
                              "kernels are compiled again in the next process.")

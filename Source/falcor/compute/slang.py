@@ -68,10 +68,9 @@ def version() -> str:
     return f"slangpy {importlib.metadata.version('slangpy')} {library.name} {library.stat().st_size}"
 
 
-def compile_entry_point(file: Path, entry: str, defines: dict[str, str], include_dirs: list[Path]) -> SlangOutput:
-    """Translates `entry` of `file` to C++; raises SlangCompileError naming the file and line."""
-    request = {"library": str(find_library()), "file": str(file), "entry": entry, "defines": defines,
-               "include_dirs": [str(d) for d in include_dirs]}
+def _run_worker(file: Path, what: str, **request) -> dict:
+    request.update({"library": str(find_library()), "file": str(file)})
+    request["include_dirs"] = [str(d) for d in request["include_dirs"]]
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     r = subprocess.run([sys.executable, str(_WORKER)], input=json.dumps(request), capture_output=True, text=True,
                        env=env)
@@ -79,8 +78,22 @@ def compile_entry_point(file: Path, entry: str, defines: dict[str, str], include
         raise SlangCompileError(str(file), 0, f"the Slang compiler failed (exit code {r.returncode})", r.stderr[-4000:])
     result = json.loads(r.stdout)
     if not result["ok"]:
-        raise _compile_error(file, entry, result["diagnostics"])
+        if result.get("missing"):
+            raise _ext.RuntimeError(result["diagnostics"])
+        raise _compile_error(file, what, result["diagnostics"])
+    return result
+
+
+def compile_entry_point(file: Path, entry: str, defines: dict[str, str], include_dirs: list[Path]) -> SlangOutput:
+    """Translates `entry` of `file` to C++; raises SlangCompileError naming the file and line."""
+    result = _run_worker(file, entry, entry=entry, defines=defines, include_dirs=include_dirs)
     return SlangOutput(result["cpp_source"], result["reflection"], result["dependencies"], result["diagnostics"])
+
+
+def function_signature(file: Path, function: str, defines: dict[str, str], include_dirs: list[Path]) -> dict:
+    """{"params": [{"name", "type"}], "result": type} of a function; a type is {"kind": scalar |
+    vector | matrix | other, "scalar", "shape", "name"}."""
+    return _run_worker(file, function, function=function, defines=defines, include_dirs=include_dirs)
 
 
 # Slang reports `error[E30015]: message` then `--> file:line:col`; older releases `file(line): error 123: message`.

@@ -1,5 +1,6 @@
 """Runs the Slang compiler in a separate process: `python slang_worker.py` reads a request
-(JSON on stdin) and writes Slang's C++, reflection, dependencies and diagnostics (JSON on stdout).
+(JSON on stdin) and writes Slang's C++, reflection, dependencies and diagnostics, or a function's
+signature, as JSON on stdout.
 
 A separate process keeps the compiler's own memory and faults out of the user's process (and out
 of sanitizer runs); it uses the standard library only, so it starts without the engine.
@@ -27,6 +28,18 @@ class _Compiler:
             ("spReflection_ToJson", i, [p, p, ctypes.POINTER(p)]),
             ("spGetDependencyFileCount", i, [p]),
             ("spGetDependencyFilePath", s, [p, i]),
+            ("spReflection_FindFunctionByName", p, [p, s]),
+            ("spReflectionFunction_GetParameterCount", ctypes.c_uint, [p]),
+            ("spReflectionFunction_GetParameter", p, [p, ctypes.c_uint]),
+            ("spReflectionFunction_GetResultType", p, [p]),
+            ("spReflectionVariable_GetName", s, [p]),
+            ("spReflectionVariable_GetType", p, [p]),
+            ("spReflectionType_GetKind", ctypes.c_uint, [p]),
+            ("spReflectionType_GetName", s, [p]),
+            ("spReflectionType_GetElementCount", ctypes.c_size_t, [p]),
+            ("spReflectionType_GetScalarType", ctypes.c_uint, [p]),
+            ("spReflectionType_GetRowCount", ctypes.c_uint, [p]),
+            ("spReflectionType_GetColumnCount", ctypes.c_uint, [p]),
         ]:
             fn = getattr(lib, name)
             fn.restype, fn.argtypes = restype, argtypes
@@ -57,6 +70,47 @@ class _Compiler:
         finally:
             lib.spDestroyCompileRequest(request)
 
+    def signature(self, file: str, function: str, defines: dict, include_dirs: list) -> dict:
+        """Parameter and result types of a function in a module compiled without entry points."""
+        args = [file, "-target", "cpp", "-DFALCOR_CPU=1"]
+        for folder in include_dirs:
+            args += ["-I", folder]
+        for name, value in defines.items():
+            args += ["-D", f"{name}={value}" if value != "" else name]
+        lib = self.lib
+        request = lib.spCreateCompileRequest(self.session)
+        try:
+            argv = (ctypes.c_char_p * len(args))(*[a.encode() for a in args])
+            failed = lib.spProcessCommandLineArguments(request, argv, len(args)) < 0 or lib.spCompile(request) < 0
+            diagnostics = (lib.spGetDiagnosticOutput(request) or b"").decode(errors="replace")
+            if failed:
+                return {"ok": False, "diagnostics": diagnostics}
+            fn = lib.spReflection_FindFunctionByName(lib.spGetReflection(request), function.encode())
+            if not fn:
+                return {"ok": False, "missing": True, "diagnostics": f"no function '{function}' in {file}"}
+            params = []
+            for k in range(lib.spReflectionFunction_GetParameterCount(fn)):
+                var = lib.spReflectionFunction_GetParameter(fn, k)
+                params.append({"name": lib.spReflectionVariable_GetName(var).decode(),
+                               "type": self._value_type(lib.spReflectionVariable_GetType(var))})
+            return {"ok": True, "params": params, "result": self._value_type(lib.spReflectionFunction_GetResultType(fn))}
+        finally:
+            lib.spDestroyCompileRequest(request)
+
+    def _value_type(self, t) -> dict:
+        # slang.h: SlangTypeKind SCALAR = 5, VECTOR = 4, MATRIX = 3; SlangScalarType values below.
+        lib = self.lib
+        kind = {5: "scalar", 4: "vector", 3: "matrix"}.get(lib.spReflectionType_GetKind(t), "other")
+        scalar = {1: "void", 2: "bool", 3: "int32", 4: "uint32", 5: "int64", 6: "uint64", 7: "float16", 8: "float32",
+                  9: "float64", 10: "int8", 11: "uint8", 12: "int16", 13: "uint16"}.get(lib.spReflectionType_GetScalarType(t))
+        shape = []
+        if kind == "vector":
+            shape = [lib.spReflectionType_GetElementCount(t)]
+        elif kind == "matrix":
+            shape = [lib.spReflectionType_GetRowCount(t), lib.spReflectionType_GetColumnCount(t)]
+        name = (lib.spReflectionType_GetName(t) or b"").decode()
+        return {"kind": kind, "scalar": scalar, "shape": shape, "name": name}
+
     def _reflection_json(self, request) -> dict:
         blob = ctypes.c_void_p()
         if self.lib.spReflection_ToJson(self.lib.spGetReflection(request), request, ctypes.byref(blob)) < 0:
@@ -72,8 +126,11 @@ class _Compiler:
 
 def main():
     request = json.load(sys.stdin)
-    result = _Compiler(request["library"]).compile(request["file"], request["entry"], request["defines"],
-                                                   request["include_dirs"])
+    compiler = _Compiler(request["library"])
+    if "function" in request:
+        result = compiler.signature(request["file"], request["function"], request["defines"], request["include_dirs"])
+    else:
+        result = compiler.compile(request["file"], request["entry"], request["defines"], request["include_dirs"])
     json.dump(result, sys.stdout)
 
 
