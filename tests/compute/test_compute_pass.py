@@ -238,6 +238,14 @@ def test_kernel_cache_hits_and_invalidates_on_include_change(tmp_path, device, m
     (tmp_path / "value.slangh").write_text("#define VALUE 2.0f\n")
     assert run({"SCALE": "10"}) == (False, 12.0)          # an included file changed
     assert run({"SCALE": "10"}) == (True, 12.0)
+    for library in (tmp_path / "cache").rglob("kernel-*.so"):
+        # Damaged native code is never loaded. (Replaced, not truncated in place: this process has
+        # the library mapped, and shrinking a mapped file under it faults.)
+        damaged = library.with_suffix(".damaged")
+        damaged.write_bytes(library.read_bytes()[:100])
+        damaged.replace(library)
+    assert run({"SCALE": "10"}) == (False, 12.0)
+    assert run({"SCALE": "10"}) == (True, 12.0)
 
 
 def test_typed_buffers_are_refused_with_the_reason(tmp_path, device):

@@ -52,6 +52,7 @@ def test_balls_integrate_and_render_as_the_shaders_say(monkeypatch, tmp_path):
     assert checked > 20
     assert (tmp_path / "render_texture.3.exr").is_file()   # the window's picture, captured
     assert script["testbed"].frame_count == frames
+    assert {"/update_balls/cpu_time", "/render_balls/cpu_time"} <= set(script["profiler"].events)
 
 
 def test_gaussian2d_fits_the_image(monkeypatch):

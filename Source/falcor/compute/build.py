@@ -34,7 +34,7 @@ _CXX_FLAGS = ["-std=c++17", "-O2", "-fpeel-loops", "-fno-math-errno", "-fPIC", "
               "-ffp-contract=off",
               # Slang's CPU target leaves some unsupported operations as empty functions: refuse them.
               "-Werror=return-type"]
-_FORMAT_VERSION = 1
+_FORMAT_VERSION = 2
 
 
 @dataclass
@@ -115,8 +115,8 @@ def _load_cached(meta_path: Path) -> KernelBinary | None:
         if any(_sha256_file(p) != digest for p, digest in meta["dependencies"].items()):
             return None
         library = meta_path.parent / meta["library"]
-        if not library.is_file():
-            return None
+        if _sha256_file(library) != meta["library_sha256"]:
+            return None  # missing or damaged: native code is loaded only as it was written
         return KernelBinary(library, meta["function"], meta["reflection"], from_cache=True)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # a damaged entry is rebuilt
@@ -164,10 +164,9 @@ def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: 
     dependencies = {p: _sha256_file(p) for p in {str(file), *output.dependencies} if Path(p).is_file()}
     digest = hashlib.sha256(output.cpp_source.encode()).hexdigest()[:16]
     library = entry_dir / f"kernel-{digest}.so"
-    if not library.is_file():
-        _compile_cpp(output.cpp_source, library, file)
-    meta = {"library": library.name, "function": functions[0], "reflection": output.reflection,
-            "dependencies": dependencies}
+    _compile_cpp(output.cpp_source, library, file)
+    meta = {"library": library.name, "library_sha256": _sha256_file(library), "function": functions[0],
+            "reflection": output.reflection, "dependencies": dependencies}
     try:
         write_atomic(meta_path, json.dumps(meta).encode())
     except OSError as e:
