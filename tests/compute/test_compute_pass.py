@@ -342,3 +342,47 @@ def test_entry_point_uniform_parameters(tmp_path, device):
     p.entry_point_params.scale, p.entry_point_params.offsets = 1.5, (2, 4)
     p.execute(1)
     assert out.to_numpy().view(np.float32)[0] == 6.0
+
+
+def test_rebinding_from_another_thread_while_a_kernel_runs(tmp_path, device):
+    src = shader(tmp_path, """
+        StructuredBuffer<float> values;
+        uniform uint count;
+        RWStructuredBuffer<float> total;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid: SV_DispatchThreadID)
+        {
+            float sum = 0;
+            for (uint i = 0; i < count; ++i)
+                sum += values[i];
+            total[0] = sum;
+        }
+    """)
+    p = falcor.ComputePass(device, file=src)
+    big = device.create_structured_buffer(struct_size=4, element_count=200_000)
+    big.from_numpy(np.ones(200_000, np.float32))
+    small = device.create_structured_buffer(struct_size=4, element_count=1)
+    small.from_numpy(np.ones(1, np.float32))
+    total = device.create_structured_buffer(struct_size=4, element_count=1)
+    p.globals.total = total
+    p.globals.values, p.globals.count = big, 200_000
+    import threading
+    stop = threading.Event()
+
+    def rebind():
+        while not stop.is_set():
+            p.globals.values = small     # the pointer and the element count change together...
+            p.globals.values = big
+
+    t = threading.Thread(target=rebind)
+    t.start()
+    try:
+        sums = set()
+        for _ in range(40):
+            p.execute(1)              # ... never in the middle of a dispatch
+            sums.add(float(total.to_numpy().view(np.float32)[0]))
+    finally:
+        stop.set()
+        t.join()
+    # With `small` bound, indices past its one element read element 0 (counted, warned).
+    assert sums <= {200_000.0}

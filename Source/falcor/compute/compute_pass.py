@@ -59,7 +59,7 @@ class ComputePass:
         except TypeError as e:
             raise _ext.RuntimeError(f"{self._name}: {e}") from None
         self._globals = Block(layouts[0], self._library, self._name)
-        self._entry_params = Block(layouts[1], self._library, self._name)
+        self._entry_params = Block(layouts[1], self._library, self._name, self._globals.lock)
 
     @property
     def globals(self) -> ShaderVar:
@@ -81,7 +81,9 @@ class ComputePass:
         groups = [math.ceil(t / g) for t, g in zip(threads, self.thread_group_size)]
         if max(groups) >= 2**32:
             raise _ext.RuntimeError(f"{self._name}.execute: {threads} threads is too many thread groups.")
-        _ext._dispatch_kernel(self._function, groups, self._entry_params.address, self._globals.address)
+        # Assignments from other threads wait until the kernel is done with the parameters.
+        with self._globals.lock:
+            _ext._dispatch_kernel(self._function, groups, self._entry_params.address, self._globals.address)
         misses = self._library.take_out_of_bounds_count()
         if misses:
             _ext.Logger.log_once(_ext.Logger.Level.Warning,

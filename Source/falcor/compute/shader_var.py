@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import threading
 import weakref
 
 import numpy as np
@@ -61,8 +62,10 @@ class _OwnedObject:
 class Block:
     """Host memory for one struct of parameters, with what its pointers refer to kept alive."""
 
-    def __init__(self, layout: Layout, library: KernelLibrary, owner: str):
+    def __init__(self, layout: Layout, library: KernelLibrary, owner: str, lock=None):
         self.layout, self.library, self.owner = layout, library, owner
+        # Shared by a pass's blocks: execute() holds it while the kernel runs, assignments wait.
+        self.lock = lock or threading.RLock()
         self._storage = np.zeros(layout.size + 64, np.uint8)
         start = (-self._storage.ctypes.data) % 64
         self.data = self._storage[start:start + layout.size]
@@ -83,7 +86,7 @@ class Block:
         elif layout.kind == "texture":
             bind_texture(self, offset, layout, None, "")
         elif layout.kind == "block":
-            sub = Block(layout.element, self.library, self.owner)
+            sub = Block(layout.element, self.library, self.owner, self.lock)
             self.write_pointer(offset, sub.address, None, sub)
 
     def write_pointer(self, offset: int, address: int, count: int | None, keep):
@@ -162,6 +165,10 @@ class ShaderVar:
     def set(self, value):
         """Assigns a value of the variable's type (numbers, vectors, matrices, buffers, textures,
         samplers, or a dict/sequence for structs and arrays)."""
+        with self._block.lock:
+            self._set(value)
+
+    def _set(self, value):
         kind = self._layout.kind
         if kind in ("scalar", "vector", "matrix"):
             self._set_numeric(value)
@@ -173,12 +180,12 @@ class ShaderVar:
             bind_sampler(self._block, self._offset, value, self._path)
         elif kind == "struct" and isinstance(value, dict):
             for name, v in value.items():
-                self._member(name).set(v)
+                self._member(name)._set(v)
         elif kind == "array" and not isinstance(value, (str, bytes)) and hasattr(value, "__len__"):
             if len(value) != self._layout.shape[0]:
                 self._type_error(value, f"{len(value)} elements")
             for i, v in enumerate(value):
-                self._element(i).set(v)
+                self._element(i)._set(v)
         else:
             self._type_error(value)
 
