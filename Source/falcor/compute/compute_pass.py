@@ -54,12 +54,9 @@ class ComputePass:
         self._library = KernelLibrary(ctypes.CDLL(str(binary.library)))
         self._function = ctypes.cast(getattr(self._library.lib, binary.function), ctypes.c_void_p).value
         self.thread_group_size = tuple(binary.reflection["entryPoints"][0]["threadGroupSize"])
-        try:
-            layouts = globals_layout(binary.reflection), entry_point_layout(binary.reflection)
-        except TypeError as e:
-            raise _ext.RuntimeError(f"{self._name}: {e}") from None
-        self._globals = Block(layouts[0], self._library, self._name)
-        self._entry_params = Block(layouts[1], self._library, self._name, self._globals.lock)
+        # build_kernel refused parameters without a CPU layout before compiling them.
+        self._globals = Block(globals_layout(binary.reflection), self._library, self._name)
+        self._entry_params = Block(entry_point_layout(binary.reflection), self._library, self._name, self._globals.lock)
 
     @property
     def globals(self) -> ShaderVar:
