@@ -386,3 +386,19 @@ def test_rebinding_from_another_thread_while_a_kernel_runs(tmp_path, device):
         t.join()
     # With `small` bound, indices past its one element read element 0 (counted, warned).
     assert sums <= {200_000.0}
+
+
+def test_an_unusable_kernel_cache_costs_the_cache_not_the_kernel(tmp_path, device, monkeypatch):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("FALCOR_KERNEL_CACHE_DIR", str(not_a_folder))
+    src = shader(tmp_path, """
+        RWStructuredBuffer<float> out;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid: SV_DispatchThreadID) { out[0] = 42; }
+    """)
+    p = falcor.ComputePass(device, file=src)
+    out = device.create_structured_buffer(struct_size=4, element_count=1)
+    p.globals.out = out
+    p.execute(1)
+    assert out.to_numpy().view(np.float32)[0] == 42 and not p.from_cache

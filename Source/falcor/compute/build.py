@@ -8,6 +8,7 @@ Writes are atomic (temporary file, then rename), so concurrent processes share o
 """
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import json
@@ -139,20 +140,39 @@ def _compile_cpp(source: str, out: Path, file: Path):
             raise _ext.RuntimeError(f"{file}: the C++ compiler rejected Slang's output for the CPU "
                                     f"(a limitation of Slang's CPU target or of this engine's runtime):\n"
                                     f"{r.stderr[-4000:]}")
-        out.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(out, lib.read_bytes())
 
 
-def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: list[Path],
-                 use_cache: bool = True) -> KernelBinary:
+_process_cache: Path | None = None
+
+
+def entry_dir(key: str) -> Path:
+    """The cache entry's folder; a private temporary folder for this process when the cache
+    folder cannot be written (the kernel still builds, the next process compiles it again)."""
+    global _process_cache
+    folder = cache_dir() / key
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.access(folder, os.W_OK):
+            return folder
+        reason = "not writable"
+    except OSError as e:
+        reason = str(e)
+    _ext.Logger.log_once(_ext.Logger.Level.Warning, f"Kernel cache {cache_dir()} cannot be used ({reason}); "
+                         "kernels are compiled in every process.")
+    if _process_cache is None:
+        _process_cache = Path(tempfile.mkdtemp(prefix="falcor-kernels-"))
+        atexit.register(shutil.rmtree, _process_cache, ignore_errors=True)
+    (_process_cache / key).mkdir(exist_ok=True)
+    return _process_cache / key
+
+
+def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: list[Path]) -> KernelBinary:
     """Compiles `entry` of `file` to a kernel library, or takes it from the disk cache."""
     key = _cache_key(file, entry, defines, include_dirs)
-    entry_dir = cache_dir() / key
-    meta_path = entry_dir / "meta.json"
-    if use_cache:
-        cached = _load_cached(meta_path)
-        if cached:
-            return cached
+    cached = _load_cached(cache_dir() / key / "meta.json")
+    if cached:
+        return cached
     output = slang.compile_entry_point(file, entry, defines, include_dirs)
     try:  # parameters the CPU engine cannot bind are refused before the C++ is compiled
         layout.globals_layout(output.reflection), layout.entry_point_layout(output.reflection)
@@ -163,13 +183,10 @@ def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: 
         raise _ext.RuntimeError(f"{file}: expected one compute entry point '{entry}' in Slang's output, found {functions}")
     dependencies = {p: _sha256_file(p) for p in {str(file), *output.dependencies} if Path(p).is_file()}
     digest = hashlib.sha256(output.cpp_source.encode()).hexdigest()[:16]
-    library = entry_dir / f"kernel-{digest}.so"
+    folder = entry_dir(key)
+    library = folder / f"kernel-{digest}.so"
     _compile_cpp(output.cpp_source, library, file)
     meta = {"library": library.name, "library_sha256": _sha256_file(library), "function": functions[0],
             "reflection": output.reflection, "dependencies": dependencies}
-    try:
-        write_atomic(meta_path, json.dumps(meta).encode())
-    except OSError as e:
-        _ext.Logger.log_once(_ext.Logger.Level.Warning, f"Kernel cache {entry_dir} is not writable ({e}); "
-                             "kernels are compiled again in the next process.")
+    write_atomic(folder / "meta.json", json.dumps(meta).encode())
     return KernelBinary(library, functions[0], output.reflection, from_cache=False)

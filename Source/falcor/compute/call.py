@@ -90,9 +90,7 @@ class SlangFunction:
                     f"[numthreads({_THREADS_PER_GROUP}, 1, 1)]\nvoid falcor_call(uint3 tid: SV_DispatchThreadID)\n{{\n"
                     f"    const uint i = tid.x;\n    if (i < falcorCallCount)\n"
                     f"        falcorCallResult[i] = {self.name}({args});\n}}\n")
-            folder = build.cache_dir() / "calls"
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:24]}.slang"
+            path = build.entry_dir("calls") / f"{hashlib.sha256(text.encode()).hexdigest()[:24]}.slang"
             if not path.is_file():
                 build.write_atomic(path, text.encode())
             self._kernel = ComputePass(self.module.device, file=path, cs_entry="falcor_call", defines=self.module.defines)
