@@ -3,7 +3,8 @@
 A cache entry is keyed by everything that decides the machine code (the shader's path, entry
 point, defines, Slang's version, the C++ compiler and its flags, the engine's kernel runtime) and
 stays valid while every file Slang read (the shader, its includes and imported modules) has the
-content it had. The folder is `$FALCOR_KERNEL_CACHE_DIR`, else `~/.cache/falcor/kernels`.
+content it had. The folder is `$FALCOR_KERNEL_CACHE_DIR`, else `$XDG_CACHE_HOME/falcor/kernels`
+(`~/.cache/falcor/kernels`), beside the scene cache.
 Writes are atomic (temporary file, then rename), so concurrent processes share one cache safely.
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import falcor_ext as _ext
+from ..scene.cache import file_digest
 from . import layout, slang
 
 # Not resolved: in a build tree the modules are links into the sources, the include folder is not.
@@ -49,7 +51,7 @@ class KernelBinary:
 
 def cache_dir() -> Path:
     folder = os.environ.get("FALCOR_KERNEL_CACHE_DIR")
-    return Path(folder) if folder else Path.home() / ".cache" / "falcor" / "kernels"
+    return Path(folder) if folder else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "falcor" / "kernels"
 
 
 @functools.cache
@@ -76,9 +78,9 @@ def cxx_flags() -> list[str]:
     return _CXX_FLAGS + os.environ.get("FALCOR_KERNEL_CXXFLAGS", "").split()
 
 
-def _sha256_file(path: str) -> str | None:
+def _sha256_file(path) -> str | None:
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        return file_digest(path)
     except OSError:
         return None
 
