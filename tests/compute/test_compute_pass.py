@@ -402,3 +402,28 @@ def test_an_unusable_kernel_cache_costs_the_cache_not_the_kernel(tmp_path, devic
     p.globals.out = out
     p.execute(1)
     assert out.to_numpy().view(np.float32)[0] == 42 and not p.from_cache
+
+
+def test_compute_pass_in_a_mogwai_script(tmp_path):
+    # Inside mogwai, sys.executable is mogwai itself: the compiler's worker must still find a python.
+    from helpers import run_mogwai
+    shader(tmp_path, """
+        RWTexture2D<float4> image;
+        [numthreads(8, 8, 1)]
+        void main(uint3 tid: SV_DispatchThreadID) { image[tid.xy] = float4(tid.x, tid.y, 0, 1); }
+    """)
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np
+        device = Device()
+        image = device.create_texture(width=16, height=8, format=ResourceFormat.RGBA32Float, mip_levels=1)
+        kernel = ComputePass(device, file="k.cs.slang")
+        kernel.globals.image = image
+        kernel.execute(16, 8)
+        np.save("image.npy", image.to_numpy())
+        exit()
+    """))
+    r = run_mogwai(["--script", str(script)], cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    image = np.load(tmp_path / "image.npy")
+    assert image[5, 11].tolist() == [11, 5, 0, 1]

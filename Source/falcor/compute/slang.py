@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -68,11 +69,24 @@ def version() -> str:
     return f"slangpy {importlib.metadata.version('slangpy')} {library.name} {library.stat().st_size}"
 
 
+@functools.cache
+def _worker_python() -> str:
+    """A Python interpreter for the worker (it needs only the standard library). Inside `mogwai`
+    sys.executable may be mogwai itself, so the environment's python is looked up next."""
+    candidates = [sys.executable, getattr(sys, "_base_executable", ""), os.path.join(sys.prefix, "bin", "python3"),
+                  shutil.which("python3") or ""]
+    for candidate in candidates:
+        if candidate and os.path.basename(candidate).startswith("python") and os.path.isfile(candidate):
+            return candidate
+    raise _ext.RuntimeError("compiling Slang shaders needs a python3 interpreter for the compiler's worker process; "
+                            f"none found (looked at {', '.join(c for c in candidates if c)})")
+
+
 def _run_worker(file: Path, what: str, **request) -> dict:
     request.update({"library": str(find_library()), "file": str(file)})
     request["include_dirs"] = [str(d) for d in request["include_dirs"]]
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    r = subprocess.run([sys.executable, str(_WORKER)], input=json.dumps(request), capture_output=True, text=True,
+    r = subprocess.run([_worker_python(), str(_WORKER)], input=json.dumps(request), capture_output=True, text=True,
                        env=env)
     if r.returncode != 0:
         raise SlangCompileError(str(file), 0, f"the Slang compiler failed (exit code {r.returncode})", r.stderr[-4000:])
