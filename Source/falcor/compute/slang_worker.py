@@ -5,6 +5,7 @@ signature, as JSON on stdout.
 A separate process keeps the compiler's own memory and faults out of the user's process (and out
 of sanitizer runs); it uses the standard library only, so it starts without the engine.
 """
+import contextlib
 import ctypes
 import json
 import sys
@@ -46,33 +47,10 @@ class _Compiler:
         self.lib = lib
         self.session = lib.spCreateSession(None)
 
-    def compile(self, file: str, entry: str, defines: dict, include_dirs: list) -> dict:
-        args = [str(file), "-target", "cpp", "-stage", "compute", "-entry", entry, "-matrix-layout-row-major",
-                "-DFALCOR_CPU=1"]
-        for folder in include_dirs:
-            args += ["-I", str(folder)]
-        for name, value in defines.items():
-            args += ["-D", f"{name}={value}" if value != "" else name]
-        lib = self.lib
-        request = lib.spCreateCompileRequest(self.session)
-        try:
-            argv = (ctypes.c_char_p * len(args))(*[a.encode() for a in args])
-            failed = lib.spProcessCommandLineArguments(request, argv, len(args)) < 0
-            failed = failed or lib.spCompile(request) < 0
-            diagnostics = (lib.spGetDiagnosticOutput(request) or b"").decode(errors="replace")
-            source = None if failed else lib.spGetEntryPointSource(request, 0)
-            if not source:
-                return {"ok": False, "diagnostics": diagnostics or "Slang produced no C++ for the entry point"}
-            deps = [lib.spGetDependencyFilePath(request, k).decode()
-                    for k in range(lib.spGetDependencyFileCount(request))]
-            return {"ok": True, "cpp_source": source.decode(), "reflection": self._reflection_json(request),
-                    "dependencies": deps, "diagnostics": diagnostics}
-        finally:
-            lib.spDestroyCompileRequest(request)
-
-    def signature(self, file: str, function: str, defines: dict, include_dirs: list) -> dict:
-        """Parameter and result types of a function in a module compiled without entry points."""
-        args = [file, "-target", "cpp", "-DFALCOR_CPU=1"]
+    @contextlib.contextmanager
+    def _request(self, file: str, defines: dict, include_dirs: list, extra: list):
+        """Compiles `file` for the CPU; yields (request, failed, diagnostics) and frees the request."""
+        args = [file, "-target", "cpp", "-matrix-layout-row-major", "-DFALCOR_CPU=1", *extra]
         for folder in include_dirs:
             args += ["-I", folder]
         for name, value in defines.items():
@@ -82,7 +60,26 @@ class _Compiler:
         try:
             argv = (ctypes.c_char_p * len(args))(*[a.encode() for a in args])
             failed = lib.spProcessCommandLineArguments(request, argv, len(args)) < 0 or lib.spCompile(request) < 0
-            diagnostics = (lib.spGetDiagnosticOutput(request) or b"").decode(errors="replace")
+            yield request, failed, (lib.spGetDiagnosticOutput(request) or b"").decode(errors="replace")
+        finally:
+            lib.spDestroyCompileRequest(request)
+
+    def compile(self, file: str, entry: str, defines: dict, include_dirs: list) -> dict:
+        lib = self.lib
+        with self._request(file, defines, include_dirs, ["-stage", "compute", "-entry", entry]) as (request, failed,
+                                                                                                  diagnostics):
+            source = None if failed else lib.spGetEntryPointSource(request, 0)
+            if not source:
+                return {"ok": False, "diagnostics": diagnostics or "Slang produced no C++ for the entry point"}
+            deps = [lib.spGetDependencyFilePath(request, k).decode()
+                    for k in range(lib.spGetDependencyFileCount(request))]
+            return {"ok": True, "cpp_source": source.decode(), "reflection": self._reflection_json(request),
+                    "dependencies": deps, "diagnostics": diagnostics}
+
+    def signature(self, file: str, function: str, defines: dict, include_dirs: list) -> dict:
+        """Parameter and result types of a function in a module compiled without entry points."""
+        lib = self.lib
+        with self._request(file, defines, include_dirs, []) as (request, failed, diagnostics):
             if failed:
                 return {"ok": False, "diagnostics": diagnostics}
             fn = lib.spReflection_FindFunctionByName(lib.spGetReflection(request), function.encode())
@@ -94,8 +91,6 @@ class _Compiler:
                 params.append({"name": lib.spReflectionVariable_GetName(var).decode(),
                                "type": self._value_type(lib.spReflectionVariable_GetType(var))})
             return {"ok": True, "params": params, "result": self._value_type(lib.spReflectionFunction_GetResultType(fn))}
-        finally:
-            lib.spDestroyCompileRequest(request)
 
     def _value_type(self, t) -> dict:
         # slang.h: SlangTypeKind SCALAR = 5, VECTOR = 4, MATRIX = 3; SlangScalarType values below.
