@@ -37,7 +37,7 @@ PYBIND11_MODULE(falcor_ext, m)
     static py::exception<RuntimeError> runtimeError(m, "RuntimeError", PyExc_RuntimeError);
     static py::exception<ImporterError> importerError(m, "ImporterError", runtimeError.ptr());
     static py::handle outOfMemoryError = PyErr_NewException(
-        "falcor_ext.OutOfMemoryError", py::make_tuple(runtimeError, py::handle(PyExc_MemoryError)).release().ptr(), nullptr);
+        "falcor.falcor_ext.OutOfMemoryError", py::make_tuple(runtimeError, py::handle(PyExc_MemoryError)).release().ptr(), nullptr);
     m.add_object("OutOfMemoryError", outOfMemoryError);
     py::exception<std::logic_error>(m, "AssertionError", PyExc_AssertionError);
     py::register_exception_translator([](std::exception_ptr p) {
@@ -63,10 +63,17 @@ PYBIND11_MODULE(falcor_ext, m)
     registerCoreBindings(m);
     registerTextureBindings(m);
     registerRenderPassBindings(m);
+    registerSceneBindings(m); // before the graph's, whose `scene` property returns a NativeScene
     registerRenderGraphBindings(m);
     registerImageIOBindings(m);
-    registerSceneBindings(m);
     registerAccelBindings(m);
     registerRenderingBindings(m);
     registerLightBindings(m);
+
+    // `from falcor import *` and type checkers read the public names from __all__.
+    py::list publicNames;
+    for (const auto& item : m.attr("__dict__").cast<py::dict>())
+        if (const auto name = item.first.cast<std::string>(); !name.empty() && name[0] != '_')
+            publicNames.append(name);
+    m.attr("__all__") = publicNames;
 }

@@ -7,27 +7,23 @@ import os as _os
 
 from . import falcor_ext
 from .falcor_ext import *  # noqa: F401,F403
-from .falcor_ext import RenderGraph as _RenderGraph
 from . import image_io as _image_io  # installs the Pillow/OpenEXR image reader  # noqa: F401
+from . import math_types
 from .math_types import *  # noqa: F401,F403
-from .math_types import __all__ as _math_names
 from .clock import Clock
 from .profiler import Profiler
 from .frame_capture import FrameCapture, TimingCapture
 from .renderer import Renderer
 from .settings import Settings
 from .render import render
+from .display import show
 from .buffer import Buffer, MemoryType
 from .testbed import Device, DeviceType, ResourceBindFlags, Testbed
 from .compute import ComputePass, Sampler, SlangCompileError, TextureAddressingMode
 from . import scene as _scene
 from .scene import *  # noqa: F401,F403
-from . import scripting as _scripting
 
 __version__ = "0.1.0"
-
-_RenderGraph.createFromFile = staticmethod(_scripting.create_graph_from_file)
-_RenderGraph.create_from_file = staticmethod(_scripting.create_graph_from_file)
 
 def get_cmake_dir() -> str:
     """Folder of the CMake package config (`find_package(Falcor CONFIG)`), for building render pass
@@ -37,10 +33,14 @@ def get_cmake_dir() -> str:
 
 _active_renderer = None  # the Mogwai Renderer whose script context is running, if any
 
-__all__ = [n for n in dir(falcor_ext) if not n.startswith("_")] + list(_math_names) + [
-    "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings",
-    "render", "get_cmake_dir", "ComputePass", "Sampler", "SlangCompileError", "TextureAddressingMode", "Buffer", "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "Testbed",
-] + list(_scene.__all__)
+# Type checkers read `__all__` only as a literal list and otherwise export nothing; set through
+# globals() they don't see it, and export every public name the star imports above bring in,
+# which is the same set.
+globals()["__all__"] = [
+    "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings", "render", "show", "get_cmake_dir",
+    "ComputePass", "Sampler", "SlangCompileError", "TextureAddressingMode", "Buffer", "Device", "DeviceType",
+    "MemoryType", "ResourceBindFlags", "Testbed",
+] + falcor_ext.__all__ + math_types.__all__ + _scene.__all__
 
 # Mogwai loads plugins itself after logging its banner (as Falcor's embedded interpreter does).
 if _os.environ.get("FALCOR_EMBEDDED_PYTHON") != "1":

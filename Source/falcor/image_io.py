@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -72,7 +73,9 @@ def _read_exr(path: Path) -> np.ndarray:
         return rgba
 
 
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write: Callable[[str], object]) -> None:
+    """Calls `write(tmp)` for a temporary name beside `path`, then renames it to `path`: readers never
+    see a half-written file, and a failure leaves the old file (if any) as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # A unique hidden name in the same folder (so the rename is atomic); created with the
@@ -97,7 +100,7 @@ def write_png(path: str | os.PathLike, pixels: np.ndarray) -> None:
     if pixels.shape[2] not in (1, 3, 4):
         raise ValueError(f"write_png: {pixels.shape[2]} channels; expected 1, 3 or 4")
     image = Image.fromarray(pixels[..., 0] if pixels.shape[2] == 1 else pixels)  # L, RGB or RGBA
-    _atomic_write(Path(path), lambda tmp: image.save(tmp, format="PNG", compress_level=9))
+    atomic_write(Path(path), lambda tmp: image.save(tmp, format="PNG", compress_level=9))
 
 
 def write_exr(path: str | os.PathLike, pixels: np.ndarray, half: bool = True) -> None:
@@ -114,7 +117,7 @@ def write_exr(path: str | os.PathLike, pixels: np.ndarray, half: bool = True) ->
         with OpenEXR.File(header, {name: pixels}) as f:
             f.write(tmp)
 
-    _atomic_write(Path(path), write)
+    atomic_write(Path(path), write)
 
 
 def _reader_for_engine(path: str):

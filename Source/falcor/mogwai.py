@@ -51,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--precise", action="store_true", help="precise floating point (the CPU engine always is)")
     p.add_argument("-a", "--attributes", help="JSON attributes file added to the global settings")
     p.add_argument("--enable-raytracing-validation", action="store_true", help="(ignored on the CPU)")
+    p.add_argument("--graph-picture", metavar="PATH",
+                   help="write a picture of the active graph (SVG; DOT text for .dot/.gv) once the script and scene are loaded")
     p.add_argument("--complete", action="store_true", help=argparse.SUPPRESS)
     return p
 
@@ -108,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
             renderer.loadScene(args.scene)
         if args.script and args.deferred:
             renderer.script(args.script)
+        if args.graph_picture:
+            _save_graph_picture(renderer, args.graph_picture)
         _main_loop(renderer)
         renderer.frameCapture.flush()
     except capture.CaptureWriteError as e:  # not the script's fault: the message says it all
@@ -121,6 +125,22 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         return 1
     return renderer.exit_code
+
+
+def _save_graph_picture(renderer, path: str) -> None:
+    graph = renderer.activeGraph
+    if graph is None:
+        raise falcor_error("--graph-picture: the script added no render graph, so there is no active graph to draw.")
+    graph.save_picture(path)
+    from falcor import Logger
+
+    Logger.log(Logger.Level.Info, f"Wrote a picture of render graph '{graph.name}' to '{path}'.")
+
+
+def falcor_error(message: str) -> Exception:
+    from falcor import RuntimeError as FalcorError
+
+    return FalcorError(message)
 
 
 def _print_script_error(error: BaseException, script: str | None):

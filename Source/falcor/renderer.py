@@ -213,10 +213,10 @@ class Renderer:
 
     def saveConfig(self, path):
         from .scripting import config_script
-        from .image_io import _atomic_write
+        from .image_io import atomic_write
 
         text = config_script(self)
-        _atomic_write(Path(os.fspath(path)), lambda tmp: Path(tmp).write_text(text))
+        atomic_write(Path(os.fspath(path)), lambda tmp: Path(tmp).write_text(text))
 
 
 def _srgb(v: float) -> float:

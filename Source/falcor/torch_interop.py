@@ -35,6 +35,3 @@ def texture_from_torch(texture, tensor, mip_level: int = 0, array_slice: int = 0
     """Copies a CPU tensor (Falcor's to_numpy shape and type) into a subresource."""
     texture.from_numpy(cpu_array(tensor, "Texture.from_torch"), mip_level, array_slice)
 
-
-_ext.Texture.to_torch = texture_to_torch
-_ext.Texture.from_torch = texture_from_torch

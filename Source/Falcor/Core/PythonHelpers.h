@@ -37,6 +37,14 @@ vector<T, N> toVector(const py::handle& obj)
     return v;
 }
 
+/// Calls `falcor.<module>.<function>`: bindings whose work is done on the package's Python side
+/// are still declared here, so the generated stubs give them their names and types.
+template<typename... Args>
+py::object callPackage(const char* module, const char* function, Args&&... args)
+{
+    return py::module_::import(module).attr(function)(std::forward<Args>(args)...);
+}
+
 /// A fitted measured-BRDF lobe from its dict (as falcor.scene.material.merl_fit returns it: baseColor,
 /// roughness, specular, metallic); an empty dict keeps the defaults. Defined in SceneBindings.cpp.
 DiffuseSpecularData toDiffuseSpecularData(const py::dict& d);

@@ -544,6 +544,23 @@ std::vector<size_t> executionOrder(const std::vector<std::string>& names, const 
 }
 } // namespace
 
+std::vector<RenderGraph::PassSummary> RenderGraph::summarizePasses() const
+{
+    auto scope = mAccess.read();
+    std::vector<std::string> names;
+    std::vector<PassSummary> summaries;
+    for (const auto& n : mNodes)
+    {
+        names.push_back(n.name);
+        const RenderPassReflection reflection = reflectPass(n);
+        summaries.push_back({n.name, n.pass->getType(), {reflection.getFields().begin(), reflection.getFields().end()}, -1});
+    }
+    int position = 0;
+    for (size_t i : executionOrder(names, mEdges, mOutputs))
+        summaries[i].executionIndex = position++;
+    return summaries;
+}
+
 void RenderGraph::compile(RenderContext* pRenderContext)
 {
     auto scope = modify("compile");

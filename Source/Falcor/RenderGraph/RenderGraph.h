@@ -41,6 +41,15 @@ public:
         size_t resourceCount = 0;    ///< Distinct resources (a reused texture counts once per resource).
     };
 
+    /// A pass as a picture of the graph shows it: its fields (reflected with the graph's default
+    /// size and format) and its place in the execution order (-1: it would not run).
+    struct PassSummary
+    {
+        std::string name, type;
+        std::vector<RenderPassReflection::Field> fields;
+        int executionIndex = -1;
+    };
+
     explicit RenderGraph(std::string name = "");
     ~RenderGraph();
 
@@ -72,6 +81,9 @@ public:
     bool isOutput(const std::string& name) const;
     /// Every output field of every pass ("Pass.field"), in pass order.
     std::vector<std::string> getAvailableOutputs() const;
+    /// Every pass in insertion order, with the order `execute()` would run them in now (no
+    /// compilation happens).
+    std::vector<PassSummary> summarizePasses() const;
     /// Texture of a marked output from the last compilation. Throws if the graph changed since.
     std::shared_ptr<Texture> getOutput(const std::string& name) const;
 

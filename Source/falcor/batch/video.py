@@ -77,11 +77,11 @@ def assemble(job) -> list[Path]:
         digest = [sha for _, _, sha in frames]
         if video.exists() and index.get(video.name) == digest:
             continue
-        image_io._atomic_write(video, lambda tmp: _encode(encoder, tmp, [job.output_dir / f for _, f, _ in frames], job.video))
+        image_io.atomic_write(video, lambda tmp: _encode(encoder, tmp, [job.output_dir / f for _, f, _ in frames], job.video))
         index[video.name] = digest
         written.append(video)
     if written:
-        image_io._atomic_write(index_path, lambda tmp: Path(tmp).write_text(json.dumps(index, indent=1, sort_keys=True)))
+        image_io.atomic_write(index_path, lambda tmp: Path(tmp).write_text(json.dumps(index, indent=1, sort_keys=True)))
     return written
 
 

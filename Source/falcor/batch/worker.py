@@ -235,7 +235,7 @@ def _write(job: Job, task: Task, graph, name: str, mask, fmt: str) -> dict:
     if fmt == "npy":
         path = job.output_dir / f"{stem}.npy"
         data = np.array(texture, copy=True)
-        image_io._atomic_write(path, lambda tmp: np.save(tmp, data))
+        image_io.atomic_write(path, lambda tmp: np.save(tmp, data))
     else:
         pixels, ext = _pixels(texture, mask, fmt)
         path = job.output_dir / f"{stem}.{ext}"

@@ -305,6 +305,19 @@ void registerTextureBindings(py::module_& m)
             return texture;
         }));
     texture.def("__dlpack_device__", [](const Texture&) { return py::make_tuple(1, 0); });
+    // Torch and display conversions live in the package's Python modules (torch is optional).
+    texture.def("to_torch", [](const py::object& self, uint32_t mip, uint32_t slice) {
+        return callPackage("falcor.torch_interop", "texture_to_torch", self, mip, slice);
+    }, "mip_level"_a = 0, "array_slice"_a = 0,
+                "A torch tensor of the texels: mip 0 of slice 0 shares the texture's memory (DLPack, no copy); other "
+                "subresources are copied. Raises ImportError without PyTorch.");
+    texture.def("from_torch", [](const py::object& self, const py::object& tensor, uint32_t mip, uint32_t slice) {
+        callPackage("falcor.torch_interop", "texture_from_torch", self, tensor, mip, slice);
+    }, "tensor"_a, "mip_level"_a = 0, "array_slice"_a = 0,
+                "Copies a CPU tensor (shaped and typed as to_numpy returns) into a subresource; CUDA tensors raise.");
+    texture.def("_repr_png_", [](const py::object& self) -> py::bytes {
+        return callPackage("falcor.display", "texture_png", self);
+    }, "PNG bytes for Jupyter's inline display (float formats tone-mapped or normalized as falcor.show does).");
     texture.def("__repr__", [](const Texture& t) {
         return concat("Texture(name='", t.getName(), "', width=", t.getWidth(), ", height=", t.getHeight(), ", format=",
                       to_string(t.getFormat()), ")");
