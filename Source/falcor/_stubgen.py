@@ -37,11 +37,17 @@ def generate(package_dir: Path, output_dir: Path) -> None:
         pybind11_stubgen.main(["falcor.falcor_ext", "--output-dir", tmp, "--exit-code", *locations])
         generated = Path(tmp) / "falcor" / "falcor_ext"
         init = generated / "__init__.pyi"
-        init.write_text(qualify_builtin_bases(init.read_text()))
+        init.write_text(accept_arrays_as_buffers(qualify_builtin_bases(init.read_text())))
         target = output_dir / "falcor_ext"
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(generated, target)
+
+
+def accept_arrays_as_buffers(stub: str) -> str:
+    """Buffer-protocol parameters take numpy arrays, but numpy's stubs declare that protocol only
+    for Python 3.12+: say so explicitly, or checkers on 3.10/3.11 reject every array."""
+    return stub.replace(": typing_extensions.Buffer", ": typing_extensions.Buffer | numpy.ndarray")
 
 
 def qualify_builtin_bases(stub: str) -> str:

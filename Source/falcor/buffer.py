@@ -7,8 +7,11 @@ optional (torch_interop.py).
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from . import falcor_ext as _ext
 from .math_types import DataType
@@ -35,8 +38,8 @@ _DATA_TYPES = {
 class Buffer:
     """A buffer in host memory. `size` is in bytes."""
 
-    def __init__(self, size: int, format=None, element_count: int = 0, struct_size: int = 0,
-                 memory_type=MemoryType.DeviceLocal):
+    def __init__(self, size: int, format: _ext.ResourceFormat | None = None, element_count: int = 0, struct_size: int = 0,
+                 memory_type: MemoryType = MemoryType.DeviceLocal) -> None:
         if int(size) < 0:
             raise _ext.RuntimeError(f"Buffer: size {size} is negative.")
         self._storage = np.zeros(int(size) + _SLACK_BYTES + 64, np.uint8)
@@ -64,6 +67,7 @@ class Buffer:
         return self._data.ctypes.data
 
     def _typed_view(self) -> np.ndarray:
+        assert self.format is not None, "only typed buffers have a typed view"
         desc = _ext.get_format_desc(self.format)
         bits = desc["bits_per_channel"][0]
         kind = {"Float": "f", "Sint": "i", "Snorm": "i"}.get(desc["type"], "u")
@@ -74,14 +78,14 @@ class Buffer:
         """A copy: (N) or (N, channels) of the format's type for typed buffers, else raw bytes."""
         return self._typed_view().copy() if self.is_typed else self._data.copy()
 
-    def from_numpy(self, data) -> None:
+    def from_numpy(self, data: npt.ArrayLike) -> None:
         """Copies an array's bytes to the start of the buffer (it may be smaller than the buffer)."""
         raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
         if raw.size > self._data.size:
             raise _ext.RuntimeError(f"Buffer.from_numpy: {raw.size} bytes don't fit in a buffer of {self._data.size} bytes.")
         self._data[: raw.size] = raw
 
-    def to_torch(self, shape=None, dtype=DataType.float32):
+    def to_torch(self, shape: Sequence[int] | None = None, dtype: DataType | npt.DTypeLike = DataType.float32) -> Any:
         """A CPU tensor sharing this buffer's memory (no copy): `shape` elements of `dtype`
         (a falcor.DataType). It aliases the buffer, so later kernel writes show through;
         `.clone()` it to keep a snapshot."""
@@ -95,17 +99,17 @@ class Buffer:
                                     f"the buffer has {self._data.size}.")
         return torch.from_numpy(self._data[:needed].view(np_dtype).reshape(shape))
 
-    def from_torch(self, tensor) -> None:
+    def from_torch(self, tensor: Any) -> None:
         """Copies a CPU tensor's contents into the buffer."""
         self.from_numpy(cpu_array(tensor, "Buffer.from_torch"))
 
-    def copy_to_torch(self, tensor) -> None:
+    def copy_to_torch(self, tensor: Any) -> None:
         """Copies the buffer's bytes into an existing CPU tensor."""
         target = tensor.detach().view(-1).numpy().view(np.uint8)
         if target.size > self._data.size:
             raise _ext.RuntimeError(f"Buffer.copy_to_torch: the tensor has {target.size} bytes; the buffer {self._data.size}.")
         target[:] = self._data[: target.size]
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         a = self._typed_view() if self.is_typed else self._data
         return a.astype(dtype) if dtype else a

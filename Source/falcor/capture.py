@@ -152,7 +152,7 @@ class AsyncWriter:
     """Writes captured images on a background thread so file encoding overlaps the next frame.
     Errors surface on the next `submit`/`flush`."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="falcor-capture")
         self._pending: list[concurrent.futures.Future] = []
         self._lock = threading.Lock()
@@ -172,7 +172,7 @@ class AsyncWriter:
         for f in pending:
             _result(f)
 
-    def _raise_finished_errors(self):
+    def _raise_finished_errors(self) -> None:
         with self._lock:
             done = [f for f in self._pending if f.done()]
             self._pending = [f for f in self._pending if not f.done()]

@@ -17,18 +17,18 @@ TICKS_PER_SECOND = 14400 * (1 << 16)
 class _Timer:
     """Real time since the previous update."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._last = _time.perf_counter()
         self.delta = 0.0
 
-    def update(self):
+    def update(self) -> None:
         now = _time.perf_counter()
         self.delta = now - self._last
         self._last = now
 
 
 class Clock:
-    def __init__(self):
+    def __init__(self) -> None:
         self._now = 0.0
         self._delta = 0.0
         self._frames = 0
@@ -57,11 +57,11 @@ class Clock:
     def _frame_from_time(self, seconds: float) -> int:
         return int(seconds * TICKS_PER_SECOND) // self._ticks_per_frame
 
-    def _reset_deferred(self):
+    def _reset_deferred(self) -> None:
         self._deferred_time = None
         self._deferred_frame = None
 
-    def _set_time_now(self, seconds: float):
+    def _set_time_now(self, seconds: float) -> None:
         self._reset_deferred()
         seconds = self._clamp(seconds)
         self._timer.update()
@@ -73,7 +73,7 @@ class Clock:
         self._delta = self._now - seconds
         self._now = seconds
 
-    def _set_frame_now(self, frame: int):
+    def _set_frame_now(self, frame: int) -> None:
         self._reset_deferred()
         self._timer.update()
         self._frames = frame
@@ -91,7 +91,7 @@ class Clock:
         return self._now
 
     @time.setter
-    def time(self, seconds: float):
+    def time(self, seconds: float) -> None:
         self._reset_deferred()
         self._deferred_time = self._clamp(float(seconds))
 
@@ -100,7 +100,7 @@ class Clock:
         return self._frames
 
     @frame.setter
-    def frame(self, frame: int):
+    def frame(self, frame: int) -> None:
         if int(frame) < 0:
             raise ValueError("Clock.frame must not be negative")
         self._reset_deferred()
@@ -111,7 +111,7 @@ class Clock:
         return self._framerate
 
     @framerate.setter
-    def framerate(self, fps: int):
+    def framerate(self, fps: int) -> None:
         fps = int(fps)
         if fps < 0:
             raise ValueError("Clock.framerate must not be negative")
@@ -130,7 +130,7 @@ class Clock:
         return self._scale
 
     @timeScale.setter
-    def timeScale(self, scale: float):
+    def timeScale(self, scale: float) -> None:
         self._scale = float(scale)
 
     @property
@@ -138,7 +138,7 @@ class Clock:
         return self._start_time
 
     @startTime.setter
-    def startTime(self, t: float):
+    def startTime(self, t: float) -> None:
         self.setStartTime(t)
 
     def setStartTime(self, t: float) -> bool:
@@ -157,7 +157,7 @@ class Clock:
         return self._end_time
 
     @endTime.setter
-    def endTime(self, t: float):
+    def endTime(self, t: float) -> None:
         self.setEndTime(t)
 
     def setEndTime(self, t: float) -> bool:
@@ -173,7 +173,7 @@ class Clock:
         return self._exit_time
 
     @exitTime.setter
-    def exitTime(self, seconds: float):
+    def exitTime(self, seconds: float) -> None:
         self._exit_time = float(seconds)
         self._exit_frame = 0
 
@@ -182,22 +182,22 @@ class Clock:
         return self._exit_frame
 
     @exitFrame.setter
-    def exitFrame(self, frame: int):
+    def exitFrame(self, frame: int) -> None:
         self._exit_frame = int(frame)
         self._exit_time = 0.0
 
-    def pause(self):
+    def pause(self) -> None:
         self._paused = True
 
-    def play(self):
+    def play(self) -> None:
         self._timer.update()
         self._paused = False
 
-    def stop(self):
+    def stop(self) -> None:
         self._set_time_now(0.0)
         self._paused = True
 
-    def step(self, frames: int = 1):
+    def step(self, frames: int = 1) -> None:
         frames = int(frames)
         self._frames = max(0, self._frames + frames)
         self._timer.update()
@@ -213,7 +213,7 @@ class Clock:
     def should_exit(self) -> bool:
         return bool((self._exit_time and self._now >= self._exit_time) or (self._exit_frame and self._frames >= self._exit_frame))
 
-    def tick(self):
+    def tick(self) -> None:
         """Advances one frame: a deferred frame or time wins, else one step unless paused."""
         if self._deferred_frame is not None:
             self._set_frame_now(self._deferred_frame)
@@ -231,7 +231,7 @@ class Clock:
     def delta(self) -> float:
         return self._delta
 
-    def set_time_immediately(self, seconds: float):
+    def set_time_immediately(self, seconds: float) -> None:
         """Sets the time without waiting for the next tick (what loadScene does)."""
         self._set_time_now(float(seconds))
 

@@ -82,11 +82,9 @@ def to_display(color: npt.NDArray[np.float32], mode: Mode, exposure: float) -> n
     elif mode == "normalize":
         finite = color[np.isfinite(color)]
         low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
-        if high > low:
-            shown = (np.nan_to_num(color, nan=low, posinf=high, neginf=low) - low) / (high - low)
-        else:
-            shown = np.full_like(color, 0.5)
-            shown[np.isnan(color)] = 0.0
+        with np.errstate(invalid="ignore"):
+            scaled = (color - low) / (high - low) if high > low else np.where(np.isfinite(color), 0.5, color)
+        shown = np.nan_to_num(scaled, nan=0.0, posinf=1.0, neginf=0.0)
     else:
         shown = np.nan_to_num(color, nan=0.0, posinf=1.0, neginf=0.0)
     return np.clip(shown, 0.0, 1.0)

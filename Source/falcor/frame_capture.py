@@ -5,13 +5,19 @@ import os
 from pathlib import Path
 
 from . import capture
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING
+
 from .falcor_ext import Logger, RenderGraph
+
+if TYPE_CHECKING:
+    from .renderer import Renderer
 
 
 class CaptureTrigger:
     """Base of the capture extensions: output folder, base file name, per-graph frame lists."""
 
-    def __init__(self, renderer):
+    def __init__(self, renderer: Renderer) -> None:
         self._renderer = renderer
         self._output_dir = Path(".")
         self.baseFilename = "Mogwai"
@@ -23,18 +29,18 @@ class CaptureTrigger:
         return str(self._output_dir)
 
     @outputDir.setter
-    def outputDir(self, path):
+    def outputDir(self, path: str | os.PathLike[str]) -> None:
         # Falcor resolves relative folders against its executable's folder; a CPU engine installed
         # in site-packages resolves them against the working directory instead (documented).
         self._output_dir = Path(os.fspath(path))
 
-    def reset(self, graph=None):
+    def reset(self, graph: RenderGraph | str | None = None) -> None:
         if graph is None:
             self._frames.clear()
         else:
             self._frames.pop(self._graph_name(graph), None)
 
-    def _graph_name(self, graph) -> str:
+    def _graph_name(self, graph: RenderGraph | str | None) -> str:
         if isinstance(graph, RenderGraph):
             return graph.name
         if self._renderer.getGraph(str(graph)) is None:
@@ -42,7 +48,8 @@ class CaptureTrigger:
             raise FalcorError(f"Can't find a graph named '{graph}'.")
         return str(graph)
 
-    def addFrames(self, graph, frames):
+    def addFrames(self, graph: RenderGraph | str | None, frames: Iterable[int]) -> None:
+        """Schedules captures of `graph` at the given frame numbers."""
         name = self._graph_name(graph)
         existing = self._frames.setdefault(name, [])
         for f in frames:
@@ -53,27 +60,27 @@ class CaptureTrigger:
                 existing.append(f)
         existing.sort()
 
-    def frames_for(self, graph) -> list[int]:
+    def frames_for(self, graph: RenderGraph | None) -> list[int]:
         return list(self._frames.get(graph.name, [])) if graph is not None else []
 
     def last_scheduled_frame(self) -> int | None:
         all_frames = [f for frames in self._frames.values() for f in frames]
         return max(all_frames) if all_frames else None
 
-    def print(self, graph=None):
+    def print(self, graph: RenderGraph | str | None = None) -> None:
         names = [self._graph_name(graph)] if graph is not None else list(self._frames)
         for name in names:
             print(f"{name}\n\tframes = {self._frames.get(name, [])}")
 
 
 class FrameCapture(CaptureTrigger):
-    def __init__(self, renderer):
+    def __init__(self, renderer: Renderer) -> None:
         super().__init__(renderer)
         self.captureAllOutputs = False
         self._writer = capture.AsyncWriter()
         self.files_written: list[str] = []  # extension: paths of every capture, in order
 
-    def capture(self):
+    def capture(self) -> None:
         """Writes every marked output of the active graph now, tagged with the current frame."""
         graph = self._renderer.activeGraph
         if graph is None:
@@ -83,7 +90,7 @@ class FrameCapture(CaptureTrigger):
         else:
             self._capture_marked(graph)
 
-    def _capture_marked(self, graph):
+    def _capture_marked(self, graph: RenderGraph) -> None:
         frame = self._renderer.clock.frame
         for name, masks in graph.outputs:
             pass_name, field = name.rsplit(".", 1)
@@ -98,7 +105,7 @@ class FrameCapture(CaptureTrigger):
                 self._writer.submit(path, pixels, ext)
                 self.files_written.append(str(path))
 
-    def _capture_all(self, graph):
+    def _capture_all(self, graph: RenderGraph) -> None:
         marked = {name for name, _ in graph.outputs}
         added = [o for o in graph.get_available_outputs() if o not in marked]
         for o in added:
@@ -110,21 +117,21 @@ class FrameCapture(CaptureTrigger):
             for o in added:
                 graph.unmark_output(o)
 
-    def end_frame(self, graph):
+    def end_frame(self, graph: RenderGraph | None) -> None:
         if graph is not None and self._renderer.clock.frame in self._frames.get(graph.name, []):
             self.capture()
 
-    def flush(self):
+    def flush(self) -> None:
         """Waits until every capture is on disk (raises the first write error)."""
         self._writer.flush()
 
 
 class TimingCapture:
-    def __init__(self):
-        self._file = None
-        self._last = None
+    def __init__(self) -> None:
+        self._file: IO[str] | None = None
+        self._last: float | None = None
 
-    def captureFrameTime(self, path):
+    def captureFrameTime(self, path: str | os.PathLike[str] | None) -> None:
         if self._file:
             self._file.close()
             self._file = None
@@ -136,7 +143,7 @@ class TimingCapture:
             Logger.log(Logger.Level.Warning, f"Frame times in '{path}' will be overwritten.")
         self._file = open(path, "w")
 
-    def begin_frame(self, now: float):
+    def begin_frame(self, now: float) -> None:
         if self._file and self._last is not None:
             self._file.write(f"{now - self._last}\n")
             self._file.flush()

@@ -89,7 +89,7 @@ def place(model: GraphModel) -> tuple[dict[str, Placed], float, float]:
     cols = columns(model)
     heights = [sum(placed[n].height for n in col) + NODE_GAP * (len(col) - 1) for col in cols]
     total_height = max(heights, default=0.0)
-    x = MARGIN
+    x = float(MARGIN)
     for col, height in zip(cols, heights):
         y = MARGIN + (total_height - height) / 2
         for name in col:

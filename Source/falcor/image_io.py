@@ -113,7 +113,7 @@ def write_exr(path: str | os.PathLike, pixels: np.ndarray, half: bool = True) ->
     name = "RGBA" if pixels.shape[2] == 4 else "RGB"
     header = {"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.scanlineimage}  # as Falcor's captures
 
-    def write(tmp):
+    def write(tmp) -> None:
         with OpenEXR.File(header, {name: pixels}) as f:
             f.write(tmp)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import enum
 import math
 import struct
+from collections.abc import Iterator
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -49,12 +51,12 @@ class _Vector:
     __slots__ = ("_v",)
     _n = 0
     _prefix = ""
-    _convert = staticmethod(float)
+    _convert: Any = staticmethod(float)
     _numeric = True
-    _np_dtype = np.float32
+    _np_dtype: Any = np.float32
     _scalar_types: tuple = (int, float)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         n = self._n
         if kwargs:
             if "c" in kwargs and not args and len(kwargs) == 1:
@@ -83,46 +85,46 @@ class _Vector:
         object.__setattr__(self, "_v", [self._convert(v) for v in values])
 
     # ---- fields ----
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         i = _FIELDS.index(name) if name in _FIELDS else -1
         if 0 <= i < self._n:
             return self._v[i]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         i = _FIELDS.index(name) if name in _FIELDS else -1
         if not 0 <= i < self._n:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
         self._v[i] = self._convert(value)
 
     # ---- extensions: sequence protocol and numpy ----
-    def __len__(self):
+    def __len__(self) -> int:
         return self._n
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> Any:
         return self._v[i]
 
-    def __setitem__(self, i, value):
+    def __setitem__(self, i: int, value: Any) -> None:
         if isinstance(i, slice):
             raise TypeError("slice assignment is not supported")
         self._v[i] = self._convert(value)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._v)
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return np.array(self._v, dtype=dtype or self._np_dtype)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, _Vector):
             return type(other) is type(self) and self._v == other._v
         return NotImplemented
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    __hash__ = None  # mutable, like the C++ value it mirrors
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the C++ value it mirrors
 
     # ---- text ----
     def _fmt(self, v) -> str:
@@ -132,14 +134,17 @@ class _Vector:
             return str(v)
         return "%f" % v
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{self._prefix}{self._n}({', '.join(self._fmt(v) for v in self._v)})"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"[{', '.join(self._fmt(v) for v in self._v)}]"
 
     def __reduce__(self):
         return (type(self), tuple(self._v))
+
+
+_V = TypeVar("_V", bound="_ArithmeticVector")
 
 
 class _ArithmeticVector(_Vector):
@@ -173,14 +178,14 @@ class _ArithmeticVector(_Vector):
         q = abs(x) // abs(y)  # C++ integer division truncates toward zero
         return q if (x >= 0) == (y >= 0) else -q
 
-    def __add__(self, o): return self._binary(o, lambda x, y: x + y)
-    def __sub__(self, o): return self._binary(o, lambda x, y: x - y)
-    def __mul__(self, o): return self._binary(o, lambda x, y: x * y)
-    def __truediv__(self, o): return self._binary(o, self._div)
-    def __radd__(self, o): return self._binary(o, lambda x, y: x + y, True)
-    def __rsub__(self, o): return self._binary(o, lambda x, y: x - y, True)
-    def __rmul__(self, o): return self._binary(o, lambda x, y: x * y, True)
-    def __rtruediv__(self, o): return self._binary(o, self._div, True)
+    def __add__(self: _V, o: _V | float) -> _V: return self._binary(o, lambda x, y: x + y)
+    def __sub__(self: _V, o: _V | float) -> _V: return self._binary(o, lambda x, y: x - y)
+    def __mul__(self: _V, o: _V | float) -> _V: return self._binary(o, lambda x, y: x * y)
+    def __truediv__(self: _V, o: _V | float) -> _V: return self._binary(o, self._div)
+    def __radd__(self: _V, o: float) -> _V: return self._binary(o, lambda x, y: x + y, True)
+    def __rsub__(self: _V, o: float) -> _V: return self._binary(o, lambda x, y: x - y, True)
+    def __rmul__(self: _V, o: float) -> _V: return self._binary(o, lambda x, y: x * y, True)
+    def __rtruediv__(self: _V, o: float) -> _V: return self._binary(o, self._div, True)
 
     def _inplace(self, result):
         if result is NotImplemented:
@@ -188,32 +193,147 @@ class _ArithmeticVector(_Vector):
         self._v[:] = result._v
         return self
 
-    def __iadd__(self, o): return self._inplace(self + o)
-    def __isub__(self, o): return self._inplace(self - o)
-    def __imul__(self, o): return self._inplace(self * o)
-    def __itruediv__(self, o): return self._inplace(self / o)
+    def __iadd__(self: _V, o: _V | float) -> _V: return self._inplace(self + o)
+    def __isub__(self: _V, o: _V | float) -> _V: return self._inplace(self - o)
+    def __imul__(self: _V, o: _V | float) -> _V: return self._inplace(self * o)
+    def __itruediv__(self: _V, o: _V | float) -> _V: return self._inplace(self / o)
 
-    def __neg__(self):
+    def __neg__(self: _V) -> _V:
         return type(self)([-v for v in self._v])
 
 
-def _make(prefix, n, base, convert, dtype):
-    return type(f"{prefix}{n}", (base,), {"__slots__": (), "_n": n, "_prefix": prefix,
-                                          "_convert": staticmethod(convert), "_np_dtype": dtype,
-                                          "__module__": "falcor"})
+# The vector classes, written out so that type checkers and editors see their fields. Sizes are
+# separate classes (a float4 is not a float3). Each sets its size, name prefix, component
+# conversion and numpy type.
+class bool2(_Vector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 2, "bool", staticmethod(bool), np.bool_
+    x: bool
+    y: bool
 
 
-bool2, bool3, bool4 = (_make("bool", n, _Vector, bool, np.bool_) for n in (2, 3, 4))
-int2, int3, int4 = (_make("int", n, _ArithmeticVector, _to_i32, np.int32) for n in (2, 3, 4))
-uint2, uint3, uint4 = (_make("uint", n, _ArithmeticVector, _to_u32, np.uint32) for n in (2, 3, 4))
-float2, float3, float4 = (_make("float", n, _ArithmeticVector, _to_f32, np.float32) for n in (2, 3, 4))
-float16_t2, float16_t3, float16_t4 = (_make("float16_t", n, _Vector, _to_f16, np.float16) for n in (2, 3, 4))
+class bool3(_Vector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 3, "bool", staticmethod(bool), np.bool_
+    x: bool
+    y: bool
+    z: bool
+
+
+class bool4(_Vector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 4, "bool", staticmethod(bool), np.bool_
+    x: bool
+    y: bool
+    z: bool
+    w: bool
+
+
+class int2(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 2, "int", staticmethod(_to_i32), np.int32
+    x: int
+    y: int
+
+
+class int3(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 3, "int", staticmethod(_to_i32), np.int32
+    x: int
+    y: int
+    z: int
+
+
+class int4(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 4, "int", staticmethod(_to_i32), np.int32
+    x: int
+    y: int
+    z: int
+    w: int
+
+
+class uint2(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 2, "uint", staticmethod(_to_u32), np.uint32
+    x: int
+    y: int
+
+
+class uint3(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 3, "uint", staticmethod(_to_u32), np.uint32
+    x: int
+    y: int
+    z: int
+
+
+class uint4(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 4, "uint", staticmethod(_to_u32), np.uint32
+    x: int
+    y: int
+    z: int
+    w: int
+
+
+class float2(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 2, "float", staticmethod(_to_f32), np.float32
+    x: float
+    y: float
+
+
+class float3(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 3, "float", staticmethod(_to_f32), np.float32
+    x: float
+    y: float
+    z: float
+
+
+class float4(_ArithmeticVector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 4, "float", staticmethod(_to_f32), np.float32
+    x: float
+    y: float
+    z: float
+    w: float
+
+
+class float16_t2(_Vector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 2, "float16_t", staticmethod(_to_f16), np.float16
+    x: float
+    y: float
+
+
+class float16_t3(_Vector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 3, "float16_t", staticmethod(_to_f16), np.float16
+    x: float
+    y: float
+    z: float
+
+
+class float16_t4(_Vector):
+    __slots__ = ()
+    _n, _prefix, _convert, _np_dtype = 4, "float16_t", staticmethod(_to_f16), np.float16
+    x: float
+    y: float
+    z: float
+    w: float
+
+
+for _vector in (bool2, bool3, bool4, int2, int3, int4, uint2, uint3, uint4, float2, float3, float4,
+                float16_t2, float16_t3, float16_t4):
+    _vector.__module__ = "falcor"
 
 
 class float16_t(float):
     """A half-precision scalar; Python floats convert to and from it."""
 
-    def __new__(cls, value=0.0):
+    def __new__(cls, value: float = 0.0) -> float16_t:
         return super().__new__(cls, _to_f16(value))
 
     def __repr__(self):
@@ -228,7 +348,7 @@ class _Matrix:
     __slots__ = ("_m",)
     _shape = (0, 0)
 
-    def __init__(self, rows=None):
+    def __init__(self, rows: Any = None) -> None:
         if rows is None:
             m = np.eye(*self._shape, dtype=np.float32)
         else:
@@ -237,10 +357,10 @@ class _Matrix:
                 raise TypeError(f"{type(self).__name__} needs a {self._shape[0]}x{self._shape[1]} array, got {m.shape}")
         self._m = m
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return self._m.astype(dtype) if dtype else self._m.copy()
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:
         return self._m[i].tolist() if isinstance(i, int) else float(self._m[i])
 
     def __eq__(self, other):
@@ -248,9 +368,9 @@ class _Matrix:
             return type(other) is type(self) and bool(np.array_equal(self._m, other._m))
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
-    def __matmul__(self, other):
+    def __matmul__(self, other: Any) -> Any:
         r = self._m @ np.asarray(other, dtype=np.float32)
         for cls in (float3x3, float3x4, float4x4):
             if r.shape == cls._shape:

@@ -11,12 +11,12 @@ import time
 class _Stats:
     __slots__ = ("count", "mean", "m2", "min", "max", "last", "average")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.count, self.mean, self.m2 = 0, 0.0, 0.0
         self.min, self.max = math.inf, -math.inf
         self.last, self.average = 0.0, 0.0
 
-    def add(self, v: float):
+    def add(self, v: float) -> None:
         self.count += 1
         d = v - self.mean
         self.mean += d / self.count
@@ -31,7 +31,7 @@ class _Stats:
 
 
 class Profiler:
-    def __init__(self):
+    def __init__(self) -> None:
         self.enabled = True
         self.paused = False
         self._stats: dict[str, _Stats] = {}
@@ -51,7 +51,7 @@ class Profiler:
                                        "stats": s.as_dict()}
         return out
 
-    def record(self, name: str, milliseconds: float):
+    def record(self, name: str, milliseconds: float) -> None:
         """Adds a CPU time (ms) to the event `name` of the current frame."""
         if self.enabled and not self.paused:
             self._frame[name] = self._frame.get(name, 0.0) + milliseconds
@@ -64,7 +64,7 @@ class Profiler:
         finally:
             self.record(name if name.startswith("/") else "/" + name, (time.perf_counter() - start) * 1000.0)
 
-    def end_frame(self):
+    def end_frame(self) -> None:
         for name, ms in self._frame.items():
             self._stats.setdefault(name, _Stats()).add(ms)
             if self._capture is not None:
@@ -75,10 +75,10 @@ class Profiler:
                 values.extend([0.0] * (self._capture_frames - len(values)))
         self._frame = {}
 
-    def reset_stats(self):
+    def reset_stats(self) -> None:
         self._stats.clear()
 
-    def start_capture(self, reserved_frames: int = 1000):
+    def start_capture(self, reserved_frames: int = 1000) -> None:
         self._capture, self._capture_frames = {}, 0
 
     def end_capture(self) -> dict | None:

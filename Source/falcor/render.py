@@ -9,11 +9,12 @@ import numpy as np
 
 from . import falcor_ext as _ext
 from .renderer import Renderer
+from .scene import Scene
 
 _TRACERS = ("PathTracer", "MinimalPathTracer")
 
 
-def render(scene, spp: int = 64, width: int = 640, height: int = 360, *, max_bounces: int = 3,
+def render(scene: Scene | str | os.PathLike[str], spp: int = 64, width: int = 640, height: int = 360, *, max_bounces: int = 3,
            integrator: str = "PathTracer", properties: dict | None = None, seed: int = 0) -> np.ndarray:
     """Renders `scene` and returns linear RGB as a float32 array of shape (height, width, 3).
 

@@ -7,27 +7,35 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import falcor_ext as _ext
 from .clock import Clock
 from .frame_capture import FrameCapture, TimingCapture
 from .profiler import Profiler
 from .settings import Settings
-from .scene import SceneBuilderFlags, load_scene
+from .scene import Scene, SceneBuilderFlags, load_scene
+
+if TYPE_CHECKING:
+    from .frame_capture import CaptureTrigger
 
 _CLEAR_COLOR = (0.38, 0.52, 0.10, 1.0)
 
 
 class Renderer:
-    def __init__(self, width: int = 1920, height: int = 1080):
-        self._graphs: list = []
+    """Mogwai's renderer: its graphs (one active), the frame buffer, the scene, the clock, the
+    profiler and the capture extensions. Render scripts reach it as `m`."""
+
+    def __init__(self, width: int = 1920, height: int = 1080) -> None:
+        self._graphs: list[_ext.RenderGraph] = []
         self._active = 0
         self._main_outputs: dict[str, str] = {}  # graph name -> first marked output when added
         self._fb_size = (int(width), int(height))
         self._fb_format = _ext.ResourceFormat.BGRA8UnormSrgb
-        self._scene = None
-        self._scene_path = None
+        self._scene: Scene | None = None
+        self._scene_path: str | os.PathLike[str] | None = None
         self._scene_updates: dict[int, int] = {}  # id(graph) -> scene updates it hasn't seen yet
         self._settings = Settings()
         self.clock = Clock()
@@ -35,8 +43,8 @@ class Renderer:
         self.frameCapture = FrameCapture(self)
         self.timingCapture = TimingCapture()
         self.ui = True
-        self.keyCallback = None
-        self.sceneUpdateCallback = None
+        self.keyCallback: Callable | None = None
+        self.sceneUpdateCallback: Callable[[Scene | None, float], None] | None = None
         self.scene_build_flags = 0  # --use-cache / --rebuild-cache
         self.shutdown_requested = False
         self.exit_code = 0
@@ -45,10 +53,12 @@ class Renderer:
 
     # ---- graphs ----
     @property
-    def activeGraph(self):
+    def activeGraph(self) -> _ext.RenderGraph | None:
         return self._graphs[self._active] if self._graphs else None
 
-    def addGraph(self, graph):
+    def addGraph(self, graph: _ext.RenderGraph) -> None:
+        """Adds a graph, sized to the frame buffer and given the scene; it replaces a graph of the
+        same name (with a warning), else the first graph added stays the active one."""
         if graph is None:
             raise _ext.RuntimeError("Can't add an empty graph")
         graph.resize(*self._fb_size, self._fb_format)
@@ -63,16 +73,16 @@ class Renderer:
         self._graphs.append(graph)
         self._record_main_output(graph)
 
-    def _record_main_output(self, graph):
+    def _record_main_output(self, graph: _ext.RenderGraph) -> None:
         outputs = graph.outputs
         self._main_outputs[graph.name] = outputs[0][0] if outputs else ""
 
-    def setActiveGraph(self, graph):
+    def setActiveGraph(self, graph: _ext.RenderGraph) -> None:
         if all(g is not graph for g in self._graphs):
             self.addGraph(graph)
         self._active = next(i for i, g in enumerate(self._graphs) if g is graph or g.name == graph.name)
 
-    def removeGraph(self, graph):
+    def removeGraph(self, graph: _ext.RenderGraph | str) -> None:
         name = graph if isinstance(graph, str) else graph.name
         index = next((i for i, g in enumerate(self._graphs) if g.name == name), None)
         if index is None:
@@ -82,16 +92,16 @@ class Renderer:
         if self._active >= index and self._active > 0:
             self._active -= 1
 
-    def getGraph(self, name: str):
+    def getGraph(self, name: str) -> _ext.RenderGraph | None:
         return next((g for g in self._graphs if g.name == name), None)
 
     @property
-    def graphs(self) -> list:
+    def graphs(self) -> list[_ext.RenderGraph]:
         """Extension: every graph added, in order."""
         return list(self._graphs)
 
     # ---- frame buffer ----
-    def resizeFrameBuffer(self, width: int, height: int, /):
+    def resizeFrameBuffer(self, width: int, height: int, /) -> None:
         if int(width) <= 0 or int(height) <= 0:
             raise _ext.RuntimeError(f"Invalid frame buffer size {width}x{height}.")
         self._fb_size = (int(width), int(height))
@@ -107,7 +117,7 @@ class Renderer:
         """Extension: (width, height) of the target frame buffer."""
         return self._fb_size
 
-    def frame_buffer(self):
+    def frame_buffer(self) -> _ext.Texture:
         """Extension: the frame buffer as Mogwai would present it (BGRA8UnormSrgb): the active
         graph's main output blitted over the clear color. Made on demand (Mogwai blits each frame)."""
         fb = _ext.Texture(*self._fb_size, self._fb_format)
@@ -115,16 +125,16 @@ class Renderer:
         np.asarray(fb)[...] = np.asarray([round(255 * _srgb(c)) for c in _CLEAR_COLOR[2::-1]] + [255], np.uint8)
         graph = self.activeGraph
         main = self._main_outputs.get(graph.name) if graph is not None else None
-        if main and graph.is_compiled:
+        if graph is not None and main and graph.is_compiled:
             _ext.RenderContext().blit(graph.get_output(main), fb)
         return fb
 
     # ---- scenes ----
     @property
-    def scene(self):
+    def scene(self) -> Scene | None:
         return self._scene
 
-    def loadScene(self, path, buildFlags=SceneBuilderFlags.Default):
+    def loadScene(self, path: str | os.PathLike[str], buildFlags: SceneBuilderFlags | int = SceneBuilderFlags.Default) -> None:
         """Loads a scene for all graphs: the camera takes the frame buffer's aspect ratio and the
         clock restarts at time 0. `--use-cache`/`--rebuild-cache` add their build flags."""
         flags = SceneBuilderFlags(int(buildFlags) | int(self.scene_build_flags))
@@ -135,15 +145,15 @@ class Renderer:
             raise _ext.RuntimeError(f"Failed to load scene.\n\nError in {where}\n\n{e}") from e
         self._set_scene(scene, path)
 
-    def set_scene(self, scene, path=None):
+    def set_scene(self, scene: Scene | None, path: str | os.PathLike[str] | None = None) -> None:
         """Extension: makes an already loaded scene (`falcor.load_scene`) the scene of every graph,
         as `loadScene` does after loading."""
         self._set_scene(scene, path)
 
-    def unloadScene(self):
+    def unloadScene(self) -> None:
         self._set_scene(None, None)
 
-    def _set_scene(self, scene, path):
+    def _set_scene(self, scene: Scene | None, path: str | os.PathLike[str] | None) -> None:
         self._scene, self._scene_path = scene, path
         if scene is not None:
             scene.camera.aspectRatio = self._fb_size[0] / self._fb_size[1]
@@ -152,7 +162,7 @@ class Renderer:
         self._scene_updates.clear()
         self.clock.set_time_immediately(0.0)
 
-    def _update_scene(self):
+    def _update_scene(self) -> None:
         """Brings the scene to the clock's time; every graph collects the changes until it runs."""
         if self.sceneUpdateCallback is not None:
             self.sceneUpdateCallback(self._scene, self.clock.time)
@@ -167,24 +177,25 @@ class Renderer:
     def getSettings(self) -> Settings:
         return self._settings
 
-    def addOptions(self, options: dict | None = None):
+    def addOptions(self, options: dict | None = None) -> None:
         self._settings.addOptions(options)
 
-    def addFilteredAttributes(self, attributes):
+    def addFilteredAttributes(self, attributes: dict) -> None:
         self._settings.addFilteredAttributes(attributes)
 
-    def clearOptions(self):
+    def clearOptions(self) -> None:
         self._settings.clearOptions()
 
-    def clearFilteredAttributes(self):
+    def clearFilteredAttributes(self) -> None:
         self._settings.clearFilteredAttributes()
 
     # ---- frames ----
-    def request_exit(self, code: int = 0):
+    def request_exit(self, code: int = 0) -> None:
         self.shutdown_requested = True
         self.exit_code = int(code)
 
-    def renderFrame(self):
+    def renderFrame(self) -> None:
+        """Renders one frame: clock tick, capture hooks, scene update, the active graph, captures."""
         if self.clock.should_exit():
             self.shutdown_requested = True
         self.clock.tick()
@@ -205,13 +216,14 @@ class Renderer:
         self.frames_rendered += 1
 
     # ---- scripts ----
-    def script(self, path):
+    def script(self, path: str | os.PathLike[str]) -> None:
         """Runs a render script in the shared script context (its folder searched first for assets)."""
         from .scripting import run_script
 
         run_script(self, path)
 
-    def saveConfig(self, path):
+    def saveConfig(self, path: str | os.PathLike[str]) -> None:
+        """Writes a script that restores the graphs, scene, frame buffer, clock and captures."""
         from .scripting import config_script
         from .image_io import atomic_write
 

@@ -11,10 +11,10 @@ from . import falcor_ext as _ext
 class _ExitRequest:
     """`exit(code=0)` of render scripts: asks the app to stop once control returns to it."""
 
-    def __init__(self, renderer):
+    def __init__(self, renderer) -> None:
         self._renderer = renderer
 
-    def __call__(self, errorCode: int = 0):
+    def __call__(self, errorCode: int = 0) -> None:
         self._renderer.request_exit(errorCode)
 
     def __repr__(self):

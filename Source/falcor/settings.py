@@ -6,24 +6,24 @@ from __future__ import annotations
 class Settings:
     """Global / per-scene settings: options (dict) and filtered attributes."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.options: dict = {}
         self.filtered_attributes: list = []
 
-    def addOptions(self, options: dict | None = None):
+    def addOptions(self, options: dict | None = None) -> None:
         _merge(self.options, options or {})
 
-    def addFilteredAttributes(self, attributes):
+    def addFilteredAttributes(self, attributes) -> None:
         self.filtered_attributes.extend(attributes if isinstance(attributes, list) else [attributes])
 
-    def clearOptions(self):
+    def clearOptions(self) -> None:
         self.options.clear()
 
-    def clearFilteredAttributes(self):
+    def clearFilteredAttributes(self) -> None:
         self.filtered_attributes.clear()
 
 
-def _merge(dst: dict, src: dict):
+def _merge(dst: dict, src: dict) -> None:
     for k, v in src.items():
         if isinstance(v, dict) and isinstance(dst.get(k), dict):
             _merge(dst[k], v)

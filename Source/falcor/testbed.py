@@ -14,11 +14,11 @@ import numpy as np
 
 from . import capture
 from .buffer import Buffer, MemoryType
-from .compute.shader_var import Sampler, TextureAddressingMode
+from .compute.shader_var import Addressing, Filter, Sampler, TextureAddressingMode
 from . import falcor_ext as _ext
 from .clock import Clock
 from .profiler import Profiler
-from .scene import SceneBuilderFlags, load_scene, load_scene_from_string
+from .scene import Scene, SceneBuilderFlags, load_scene, load_scene_from_string
 
 
 class DeviceType(enum.Enum):
@@ -42,14 +42,14 @@ class ResourceBindFlags(enum.IntFlag):
     AccelerationStructure = 0x80000000
 
 
-def _note_ignored(what: str):
+def _note_ignored(what: str) -> None:
     _ext.Logger.log_once(_ext.Logger.Level.Info, f"{what} has no effect on the CPU engine; ignored.")
 
 
 class Device:
     """The CPU as a Falcor device."""
 
-    def __init__(self, type=DeviceType.Default, gpu: int = 0, enable_debug_layer: bool = False, enable_aftermath: bool = False):
+    def __init__(self, type: DeviceType = DeviceType.Default, gpu: int = 0, enable_debug_layer: bool = False, enable_aftermath: bool = False) -> None:
         if type != DeviceType.Default:
             _note_ignored(f"Device type {type}")
         self.type = type
@@ -61,46 +61,54 @@ class Device:
         return DeviceLimits()
 
     @property
-    def info(self):
+    def info(self) -> _Info:
         return _Info(adapter_name=f"CPU ({_ext.get_thread_count()} threads)", api_name="CPU")
 
     @staticmethod
     def get_gpus() -> list:
         return [_Info(adapter_name="CPU", api_name="CPU")]
 
-    def create_texture(self, width: int, height: int = 0, depth: int = 0, format=_ext.ResourceFormat.Unknown,
-                       array_size: int = 1, mip_levels: int = 0xFFFFFFFF, bind_flags=ResourceBindFlags.None_):
+    def create_texture(self, width: int, height: int = 0, depth: int = 0, format: _ext.ResourceFormat = _ext.ResourceFormat.Unknown,
+                       array_size: int = 1, mip_levels: int = 0xFFFFFFFF,
+                       bind_flags: ResourceBindFlags = ResourceBindFlags.None_) -> _ext.Texture:
         if format == _ext.ResourceFormat.Unknown:
             raise _ext.RuntimeError("create_texture: a format is required.")
         # Falcor: 1D, 2D or 3D by which of height/depth are > 0.
         return _ext.Texture(int(width), max(1, int(height)), format, int(array_size), int(mip_levels), max(1, int(depth)))
 
-    def create_buffer(self, size: int, bind_flags=ResourceBindFlags.None_, memory_type=MemoryType.DeviceLocal):
+    def create_buffer(self, size: int, bind_flags: ResourceBindFlags = ResourceBindFlags.None_,
+                      memory_type: MemoryType = MemoryType.DeviceLocal) -> Buffer:
         return Buffer(size, memory_type=memory_type)
 
-    def create_typed_buffer(self, format, element_count: int, bind_flags=ResourceBindFlags.None_,
-                            memory_type=MemoryType.DeviceLocal):
+    def create_typed_buffer(self, format: _ext.ResourceFormat, element_count: int,
+                            bind_flags: ResourceBindFlags = ResourceBindFlags.None_,
+                            memory_type: MemoryType = MemoryType.DeviceLocal) -> Buffer:
         return Buffer(_ext.get_format_desc(format)["bytes_per_texel"] * int(element_count), format=format,
                       element_count=element_count, memory_type=memory_type)
 
-    def create_structured_buffer(self, struct_size: int, element_count: int, bind_flags=ResourceBindFlags.None_,
-                                 memory_type=MemoryType.DeviceLocal, create_counter: bool = False):
+    def create_structured_buffer(self, struct_size: int, element_count: int,
+                                 bind_flags: ResourceBindFlags = ResourceBindFlags.None_,
+                                 memory_type: MemoryType = MemoryType.DeviceLocal, create_counter: bool = False) -> Buffer:
         return Buffer(int(struct_size) * int(element_count), element_count=element_count, struct_size=struct_size,
                       memory_type=memory_type)
 
-    def create_sampler(self, mag_filter=_ext.TextureFilteringMode.Linear, min_filter=_ext.TextureFilteringMode.Linear,
-                       mip_filter=_ext.TextureFilteringMode.Linear, max_anisotropy: int = 1, min_lod: float = -1000.0,
-                       max_lod: float = 1000.0, lod_bias: float = 0.0, comparison_func=None, reduction_mode=None,
-                       address_mode_u=TextureAddressingMode.Wrap, address_mode_v=TextureAddressingMode.Wrap,
-                       address_mode_w=TextureAddressingMode.Wrap, border_color=(0.0, 0.0, 0.0, 0.0)):
+    def create_sampler(self, mag_filter: Filter = _ext.TextureFilteringMode.Linear,
+                       min_filter: Filter = _ext.TextureFilteringMode.Linear,
+                       mip_filter: Filter = _ext.TextureFilteringMode.Linear, max_anisotropy: int = 1,
+                       min_lod: float = -1000.0, max_lod: float = 1000.0, lod_bias: float = 0.0,
+                       comparison_func: object = None, reduction_mode: object = None,
+                       address_mode_u: Addressing = TextureAddressingMode.Wrap,
+                       address_mode_v: Addressing = TextureAddressingMode.Wrap,
+                       address_mode_w: Addressing = TextureAddressingMode.Wrap,
+                       border_color: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> Sampler:
         if max_anisotropy != 1 or lod_bias or comparison_func is not None or reduction_mode is not None:
             _note_ignored("Sampler anisotropy, LOD bias, comparison and reduction")
         return Sampler(min_filter, mag_filter, mip_filter, address_mode_u, address_mode_v, address_mode_w, border_color)
 
-    def wait(self):
+    def wait(self) -> None:
         pass
 
-    def end_frame(self):
+    def end_frame(self) -> None:
         pass
 
 
@@ -108,16 +116,16 @@ class _DeviceRenderContext(_ext.RenderContext):
     """The device's context: also copies buffers (host memory here). Work is synchronous, so
     submitting and waiting (for CUDA interop too) have nothing to wait for."""
 
-    def submit(self, wait: bool = False):
+    def submit(self, wait: bool = False) -> None:
         pass
 
-    def wait_for_cuda(self, *args):
+    def wait_for_cuda(self, *args: object) -> None:
         pass
 
-    def wait_for_falcor(self, *args):
+    def wait_for_falcor(self, *args: object) -> None:
         pass
 
-    def copy_resource(self, dst, src):
+    def copy_resource(self, dst: Buffer | _ext.Texture, src: Buffer | _ext.Texture) -> None:
         if isinstance(dst, Buffer) or isinstance(src, Buffer):
             if not (isinstance(dst, Buffer) and isinstance(src, Buffer)) or dst.size != src.size:
                 raise _ext.RuntimeError("copy_resource: source and destination must be buffers of the same size.")
@@ -135,7 +143,7 @@ class DeviceLimits:
 
 
 class _Info:
-    def __init__(self, adapter_name: str, api_name: str):
+    def __init__(self, adapter_name: str, api_name: str) -> None:
         self.adapter_name, self.api_name = adapter_name, api_name
 
 
@@ -157,10 +165,11 @@ class Testbed:
     FALCOR_TESTBED_CAPTURE_EVERY, so unmodified scripts can be run and recorded.
     """
 
-    def __init__(self, width: int = 1920, height: int = 1080, create_window: bool = False, device_type=DeviceType.Default,
+    def __init__(self, width: int = 1920, height: int = 1080, create_window: bool = False,
+                 device_type: DeviceType = DeviceType.Default,
                  gpu: int = 0, enable_debug_layers: bool = False, enable_aftermath: bool = False,
                  title: str = "Falcor Sample", show_fps: bool = True, device: Device | None = None,
-                 max_frames: int | None = None, capture_dir=None, capture_every: int | None = None):
+                 max_frames: int | None = None, capture_dir: str | os.PathLike[str] | None = None, capture_every: int | None = None) -> None:
         self.max_frames = _env_int("FALCOR_TESTBED_MAX_FRAMES") if max_frames is None else int(max_frames)
         capture_dir = capture_dir if capture_dir is not None else os.environ.get("FALCOR_TESTBED_CAPTURE_DIR") or None
         self.capture_dir = Path(capture_dir) if capture_dir else None
@@ -171,39 +180,39 @@ class Testbed:
         self.frame_count = 0
         self.device = device or Device(device_type, gpu)
         self._size = (int(width), int(height))
-        self._graph = None
-        self.render_texture = None
+        self._graph: _ext.RenderGraph | None = None
+        self.render_texture: _ext.Texture | None = None
         self.clock = Clock()
         self.profiler = self.device.profiler
         self.show_ui = False
-        self._scene = None
+        self._scene: Scene | None = None
         self.should_close = False
         self.keyboard_event_callback = None
         self.mouse_event_callback = None
         self.window_size_change_callback = None
 
     @property
-    def render_graph(self):
+    def render_graph(self) -> _ext.RenderGraph | None:
         return self._graph
 
     @render_graph.setter
-    def render_graph(self, graph):
+    def render_graph(self, graph: _ext.RenderGraph | None) -> None:
         if graph is not None:
             graph.resize(*self._size, _ext.ResourceFormat.BGRA8UnormSrgb)
             graph.set_scene(self._scene)
         self._graph = graph
 
     @property
-    def scene(self):
+    def scene(self) -> Scene | None:
         return self._scene
 
-    def create_render_graph(self, name: str = ""):
+    def create_render_graph(self, name: str = "") -> _ext.RenderGraph:
         return _ext.RenderGraph(name)
 
-    def load_render_graph(self, path):
+    def load_render_graph(self, path: str | os.PathLike[str]) -> _ext.RenderGraph | None:
         return _ext.RenderGraph.createFromFile(path)
 
-    def resize_frame_buffer(self, width: int, height: int):
+    def resize_frame_buffer(self, width: int, height: int) -> None:
         self._size = (int(width), int(height))
         if self._graph is not None:
             self._graph.resize(*self._size, _ext.ResourceFormat.BGRA8UnormSrgb)
@@ -212,20 +221,21 @@ class Testbed:
         if self.window_size_change_callback:
             self.window_size_change_callback(*self._size)
 
-    def load_scene(self, path, build_flags=SceneBuilderFlags.Default):
+    def load_scene(self, path: str | os.PathLike[str], build_flags: SceneBuilderFlags | int = SceneBuilderFlags.Default) -> None:
         """Builds the scene (with fresh settings) and gives it to the render graph. As in Falcor,
         neither the clock nor the camera's aspect ratio changes (the aspect follows resizes)."""
         self._set_scene(load_scene(path, build_flags))
 
-    def load_scene_from_string(self, scene: str, extension: str = "pyscene", build_flags=SceneBuilderFlags.Default):
+    def load_scene_from_string(self, scene: str, extension: str = "pyscene",
+                               build_flags: SceneBuilderFlags | int = SceneBuilderFlags.Default) -> None:
         self._set_scene(load_scene_from_string(scene, extension, build_flags))
 
-    def _set_scene(self, scene):
+    def _set_scene(self, scene) -> None:
         self._scene = scene
         if self._graph is not None:
             self._graph.set_scene(scene)
 
-    def frame(self):
+    def frame(self) -> None:
         self.clock.tick()
         if self._scene is not None:
             updates = self._scene.update(self.clock.time)
@@ -242,13 +252,15 @@ class Testbed:
         if self.max_frames and self.frame_count >= self.max_frames:
             self.should_close = True
 
-    def capture_render_texture(self, path) -> Path | None:
+    def capture_render_texture(self, path: str | os.PathLike[str]) -> Path | None:
         """Writes `render_texture` (what a window would show) to `path` + ".png" or ".exr" (float
         formats), and returns the file written; None when no render texture is set."""
         tex = self.render_texture
         if tex is None:
             return None
-        pixels, ext = capture.prepare_output(tex, _ext.TextureChannelFlags.RGB)
+        prepared = capture.prepare_output(tex, _ext.TextureChannelFlags.RGB)
+        assert prepared is not None, "RGB is a mask Falcor always captures"
+        pixels, ext = prepared
         out = Path(os.fspath(path))
         if out.suffix != f".{ext}":
             out = out.with_name(f"{out.name}.{ext}")
@@ -256,12 +268,12 @@ class Testbed:
         capture.write_output(out, pixels, ext)
         return out
 
-    def run(self):
+    def run(self) -> None:
         """Renders frames until `should_close` is set (e.g. by a callback)."""
         while not self.should_close:
             self.frame()
 
-    def capture_output(self, path, output_index: int = 0):
+    def capture_output(self, path: str | os.PathLike[str], output_index: int = 0) -> None:
         """Writes graph output `output_index` to `path` now; every mask writes the same path."""
         graph = self._graph
         if graph is None:

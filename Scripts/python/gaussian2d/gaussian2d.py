@@ -98,7 +98,7 @@ params = (centers, log_scales, colors, angles)
 for p in params:
     p.requires_grad = True
 target = target_image()
-losses = []
+losses: list[float] = []
 
 
 def optimize():

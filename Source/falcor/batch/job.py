@@ -197,7 +197,7 @@ def load_job(path) -> Job:
         graph_file = r.file(("graph",), graph)
 
     scenes = [r.file(("scenes", i), s) for i, s in enumerate(r.list(("scenes",), data["scenes"], allow_scalar=True))]
-    stems = {}
+    stems: dict[str, Path] = {}
     for i, s in enumerate(scenes):
         if s.stem in stems and stems[s.stem] != s:
             raise r.error(("scenes", i), f"'{s}' and '{stems[s.stem]}' would write files of the same names ('{s.stem}.*')")
@@ -242,7 +242,7 @@ def load_job(path) -> Job:
 def _outputs(r: _Reader, default_format: str) -> list[Output] | None:
     if "outputs" not in r.data:
         return None
-    result = []
+    result: list = []
     for i, item in enumerate(r.list(("outputs",), r.data["outputs"], allow_scalar=True)):
         fmt = default_format
         if isinstance(item, dict):
@@ -322,7 +322,7 @@ def _frames(r: _Reader, framerate: int) -> list[tuple[int, float]]:
 def _pose(r: _Reader, keypath: tuple, value) -> dict:
     if not isinstance(value, dict) or not value:
         raise r.error(keypath, f"expected a camera pose {{position: [x, y, z], target: [...], up: [...], ...}}, got {value!r}")
-    pose = {}
+    pose: dict[str, float | list[float]] = {}
     for key, v in value.items():
         if key not in POSE_KEYS:
             raise r.error(keypath + (key,), f"unknown camera key; known: {', '.join(POSE_KEYS)}")
@@ -436,7 +436,8 @@ def _expand(job: Job, frames: list, cameras: list, camera_path: list | None, set
         "format": job.default_format,
     }
     scene_hashes = {s: file_hash(s) for s in job.scenes}
-    tasks, names = [], {}
+    tasks: list[Task] = []
+    names: dict[str, object] = {}
     frame_index = {f: i for i, (f, _) in enumerate(frames)}
     for scene, setting, (cam_index, camera) in itertools.product(job.scenes, settings, enumerate(cameras)):
         base = base_name(scene, setting, cam_index if len(cameras) > 1 else None)

@@ -57,7 +57,8 @@ class SerialExecutor:
     capacity = 1
 
     def __init__(self, job: Job, options: worker.Options, progress: bool = False, stream=None):
-        self._job, self._options, self._queue = job, options, []
+        self._job, self._options = job, options
+        self._queue: list = []
         self._progress, self._stream = progress, stream
 
     def submit(self, task: Task):
@@ -205,6 +206,7 @@ def run(job: Job, *, processes: int = 0, workers: int = 0, scheduler: str | None
         _ext.Logger.verbosity = log_level
     local = processes or workers
     options = worker.Options(threads or (default_threads(local) if local else 0), log_level)
+    executor: DaskExecutor | ProcessExecutor | SerialExecutor
     if scheduler or workers:
         executor = DaskExecutor(job, scheduler, workers, options)
     elif processes:

@@ -22,7 +22,7 @@ import numpy as np
 from .. import capture, image_io
 from .. import falcor_ext as _ext
 from ..renderer import Renderer
-from ..scene import SceneBuilderFlags, load_scene
+from ..scene import Scene, SceneBuilderFlags, load_scene
 from .job import JobError, Job, Task, file_hash
 
 MAX_CACHED_SCENES = 2
@@ -40,7 +40,7 @@ def load_graph(job: Job):
         exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
     except Exception as e:
         raise job.error(("graph",), f"the graph file '{source}' raised {type(e).__name__}: {e}") from e
-    graphs = {}
+    graphs: dict = {}
     for value in namespace.values():
         if isinstance(value, _ext.RenderGraph):
             graphs.setdefault(value.name, value)
@@ -102,7 +102,7 @@ def validate(job: Job) -> None:
 
 @dataclasses.dataclass
 class _CachedScene:
-    scene: object
+    scene: Scene
     camera: dict  # the camera as loaded: what tasks may change
 
 
@@ -146,7 +146,7 @@ def _set_pose(camera, base: dict, pose: dict | None) -> None:
 class Options:
     """How a worker process renders: render threads (0: the engine's default) and log level."""
     threads: int = 0
-    log_level: object = None  # a falcor.Logger.Level, or None to leave the logger as it is
+    log_level: _ext.Logger.Level | None = None  # None leaves the logger as it is
 
 
 def render_task(job: Job, task: Task, options: Options = Options(), on_frame=None) -> dict:
@@ -216,7 +216,7 @@ def _mark_outputs(job: Job, graph) -> list[tuple[str, object, str]]:
     marked = {name: masks for name, masks in graph.outputs}
     if job.outputs is None:
         return [(name, mask, job.default_format) for name, masks in marked.items() for mask in masks]
-    result = []
+    result: list = []
     for output in job.outputs:
         if output.name not in marked:
             graph.mark_output(output.name)
@@ -246,7 +246,10 @@ def _write(job: Job, task: Task, graph, name: str, mask, fmt: str) -> dict:
 def _pixels(texture, mask, fmt: str) -> tuple[np.ndarray, str]:
     """What a capture of `mask` writes: Falcor's choice (auto), or forced to EXR (the decoded
     values) or PNG (floats clipped to [0, 1] and sRGB-encoded)."""
-    pixels, ext = capture.prepare_output(texture, mask)
+    prepared = capture.prepare_output(texture, mask)
+    if prepared is None:
+        raise _ext.RuntimeError(f"Batch capture: Falcor does not capture the channel mask {mask}.")
+    pixels, ext = prepared
     if fmt in ("auto", ext):
         return pixels, ext
     channels = 4 if mask == _ext.TextureChannelFlags.RGBA else 3

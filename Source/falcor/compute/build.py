@@ -101,7 +101,7 @@ def _cache_key(file: Path, entry: str, defines: dict, include_dirs: list[Path]) 
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
 
 
-def write_atomic(path: Path, data: bytes):
+def write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -129,7 +129,7 @@ def _load_cached(meta_path: Path) -> KernelBinary | None:
 _GROUP_FUNCTION = re.compile(r"^void (\w+)_Group\(ComputeVaryingInput\*", re.M)
 
 
-def _compile_cpp(source: str, out: Path, file: Path):
+def _compile_cpp(source: str, out: Path, file: Path) -> None:
     cxx, _ = cxx_compiler()
     with tempfile.TemporaryDirectory(prefix="falcor-kernel-") as tmp:
         cpp = Path(tmp) / "kernel.cpp"

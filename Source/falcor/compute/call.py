@@ -10,6 +10,7 @@ once and cached on disk like any kernel.
 from __future__ import annotations
 
 import hashlib
+import os
 import json
 
 import numpy as np
@@ -23,13 +24,13 @@ from .layout import SCALAR_DTYPES
 _THREADS_PER_GROUP = 64
 
 
-def load_module(file, defines: dict | None = None, device=None) -> "SlangModule":
+def load_module(file: str | os.PathLike[str], defines: dict | None = None, device: object = None) -> SlangModule:
     """A Slang file whose functions can be called on arrays."""
     return SlangModule(file, defines, device)
 
 
 class SlangModule:
-    def __init__(self, file, defines=None, device=None):
+    def __init__(self, file: str | os.PathLike[str], defines: dict | None = None, device: object = None) -> None:
         self.file = resolve_shader_file(file)
         self.defines = {str(k): str(v) for k, v in dict(defines or {}).items()}
         self.device = device
@@ -68,7 +69,7 @@ def _slang_type(t: dict) -> str:
 
 
 class SlangFunction:
-    def __init__(self, module: SlangModule, name: str):
+    def __init__(self, module: SlangModule, name: str) -> None:
         self.module, self.name = module, name
         sig = _signature(module, name)
         self.params, self.result = sig["params"], sig["result"]

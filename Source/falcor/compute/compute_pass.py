@@ -16,7 +16,7 @@ from .slang import SHADER_LIBRARY
 _IGNORED_OPTIONS = ("type_conformances", "shader_model", "compiler_flags", "create_vars")
 
 
-def resolve_shader_file(file) -> Path:
+def resolve_shader_file(file: str | os.PathLike[str]) -> Path:
     """An absolute path, else relative to the working directory, else to the shader library."""
     path = Path(os.fspath(file))
     for candidate in ([path] if path.is_absolute() else [Path.cwd() / path, SHADER_LIBRARY / path]):
@@ -33,7 +33,8 @@ class ComputePass:
     barriers inside a group are not available; waves have one lane (see Utils/NVAPI.slangh).
     """
 
-    def __init__(self, device=None, desc=None, defines=None, file=None, cs_entry: str = "main", **options):
+    def __init__(self, device: object = None, desc: dict | None = None, defines: dict | None = None,
+                 file: str | os.PathLike[str] | None = None, cs_entry: str = "main", **options: object) -> None:
         if desc is not None:  # Falcor's ProgramDesc-style dict
             file = desc.get("file", file)
             cs_entry = desc.get("cs_entry", cs_entry)
@@ -68,7 +69,7 @@ class ComputePass:
         """The entry point's `uniform` parameters."""
         return ShaderVar(self._entry_params, self._entry_params.layout, 0, self.entry)
 
-    def execute(self, threads_x: int, threads_y: int = 1, threads_z: int = 1):
+    def execute(self, threads_x: int, threads_y: int = 1, threads_z: int = 1) -> None:
         """Runs the kernel for a grid of threads (rounded up to whole thread groups, as on a GPU)."""
         threads = (int(threads_x), int(threads_y), int(threads_z))
         if min(threads) < 0:
@@ -80,6 +81,7 @@ class ComputePass:
             raise _ext.RuntimeError(f"{self._name}.execute: {threads} threads is too many thread groups.")
         # Assignments from other threads wait until the kernel is done with the parameters.
         with self._globals.lock:
+            assert self._function is not None
             _ext._dispatch_kernel(self._function, groups, self._entry_params.address, self._globals.address)
         misses = self._library.take_out_of_bounds_count()
         if misses:

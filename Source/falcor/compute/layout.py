@@ -40,6 +40,18 @@ class Layout:
     writable: bool = False                 # buffer/texture: read-write access
     is_array_texture: bool = False
 
+    @property
+    def inner(self) -> Layout:
+        """The element of an array, buffer or block, which they always have."""
+        assert self.element is not None, f"{self.name} has no element type"
+        return self.element
+
+    @property
+    def scalar(self) -> np.dtype:
+        """The element type of a scalar, vector or matrix, which they always have."""
+        assert self.dtype is not None, f"{self.name} has no scalar type"
+        return self.dtype
+
 
 def _round_up(value: int, align: int) -> int:
     return (value + align - 1) // align * align

@@ -12,6 +12,7 @@ import ctypes
 import enum
 import threading
 import weakref
+from typing import Union
 
 import numpy as np
 
@@ -35,7 +36,7 @@ class ShaderVarError(_ext.RuntimeError):
 class KernelLibrary:
     """The exported helpers of one kernel library (kernel_runtime.h)."""
 
-    def __init__(self, lib: ctypes.CDLL):
+    def __init__(self, lib: ctypes.CDLL) -> None:
         self.lib = lib
         vp, u32 = ctypes.c_void_p, ctypes.c_uint32
         lib.falcorKernelCreateTexture.restype = vp
@@ -54,7 +55,7 @@ class _OwnedObject:
     """A texture view or sampler created by a kernel library, destroyed with its binding; keeps the
     engine resource it points into alive."""
 
-    def __init__(self, address: int, destroy, resource):
+    def __init__(self, address: int, destroy, resource) -> None:
         self.address, self.resource = address, resource
         self._finalizer = weakref.finalize(self, destroy, address)
 
@@ -62,7 +63,7 @@ class _OwnedObject:
 class Block:
     """Host memory for one struct of parameters, with what its pointers refer to kept alive."""
 
-    def __init__(self, layout: Layout, library: KernelLibrary, owner: str, lock=None):
+    def __init__(self, layout: Layout, library: KernelLibrary, owner: str, lock=None) -> None:
         self.layout, self.library, self.owner = layout, library, owner
         # Shared by a pass's blocks: execute() holds it while the kernel runs, assignments wait.
         self.lock = lock or threading.RLock()
@@ -73,23 +74,23 @@ class Block:
         self.bound: dict[int, object] = {}   # offset -> Buffer/Texture/sampler/sub-block kept alive
         self._bind_defaults(layout, 0)
 
-    def _bind_defaults(self, layout: Layout, offset: int):
+    def _bind_defaults(self, layout: Layout, offset: int) -> None:
         if layout.kind == "struct":
             for field_offset, fl in layout.fields.values():
                 self._bind_defaults(fl, offset + field_offset)
-        elif layout.kind == "array" and layout.element.kind in ("struct", "array", "buffer", "texture", "sampler", "block"):
+        elif layout.kind == "array" and layout.inner.kind in ("struct", "array", "buffer", "texture", "sampler", "block"):
             stride = layout.size // layout.shape[0]
             for i in range(layout.shape[0]):
-                self._bind_defaults(layout.element, offset + i * stride)
+                self._bind_defaults(layout.inner, offset + i * stride)
         elif layout.kind == "buffer":
             self.write_pointer(offset, _SCRATCH_ADDRESS, 0, None)
         elif layout.kind == "texture":
             bind_texture(self, offset, layout, None, "")
         elif layout.kind == "block":
-            sub = Block(layout.element, self.library, self.owner, self.lock)
+            sub = Block(layout.inner, self.library, self.owner, self.lock)
             self.write_pointer(offset, sub.address, None, sub)
 
-    def write_pointer(self, offset: int, address: int, count: int | None, keep):
+    def write_pointer(self, offset: int, address: int, count: int | None, keep) -> None:
         words = self.data[offset:offset + (16 if count is not None else 8)].view(np.uint64)
         words[0] = address
         if count is not None:
@@ -103,7 +104,7 @@ class ShaderVar:
 
     __slots__ = ("_block", "_layout", "_offset", "_path")
 
-    def __init__(self, block: Block, layout: Layout, offset: int, path: str):
+    def __init__(self, block: Block, layout: Layout, offset: int, path: str) -> None:
         object.__setattr__(self, "_block", block)
         object.__setattr__(self, "_layout", layout)
         object.__setattr__(self, "_offset", offset)
@@ -125,13 +126,13 @@ class ShaderVar:
             raise AttributeError(name)
         return self._member(name)._get()
 
-    def __setattr__(self, name: str, value):
+    def __setattr__(self, name: str, value) -> None:
         self._member(name).set(value)
 
     def __getitem__(self, index: int):
         return self._element(index)._get()
 
-    def __setitem__(self, index: int, value):
+    def __setitem__(self, index: int, value) -> None:
         self._element(index).set(value)
 
     def __dir__(self):
@@ -162,13 +163,13 @@ class ShaderVar:
             return getattr(bound, "resource", bound)
         return self
 
-    def set(self, value):
+    def set(self, value) -> None:
         """Assigns a value of the variable's type (numbers, vectors, matrices, buffers, textures,
         samplers, or a dict/sequence for structs and arrays)."""
         with self._block.lock:
             self._set(value)
 
-    def _set(self, value):
+    def _set(self, value) -> None:
         kind = self._layout.kind
         if kind in ("scalar", "vector", "matrix"):
             self._set_numeric(value)
@@ -189,11 +190,11 @@ class ShaderVar:
         else:
             self._type_error(value)
 
-    def _type_error(self, value, detail: str = ""):
+    def _type_error(self, value, detail: str = "") -> None:
         got = detail or type(value).__name__
         raise ShaderVarError(f"{self._block.owner}: cannot assign {got} to '{self._path}' of type {self._layout.name}")
 
-    def _set_numeric(self, value):
+    def _set_numeric(self, value) -> None:
         layout = self._layout
         if isinstance(value, (str, bytes, Buffer, _ext.Texture, Sampler)) or not _is_numeric(value):
             self._type_error(value)
@@ -218,7 +219,7 @@ def _is_numeric(value) -> bool:
     return hasattr(value, "__array__") or (hasattr(value, "__len__") and all(_is_numeric(v) for v in value))
 
 
-def bind_buffer(block: Block, offset: int, layout: Layout, buffer, path: str):
+def bind_buffer(block: Block, offset: int, layout: Layout, buffer, path: str) -> None:
     if not isinstance(buffer, Buffer):
         raise ShaderVarError(f"{block.owner}: '{path}' is a {layout.name}; cannot bind {type(buffer).__name__} "
                              "(create one with device.create_structured_buffer/create_typed_buffer/create_buffer)")
@@ -226,7 +227,7 @@ def bind_buffer(block: Block, offset: int, layout: Layout, buffer, path: str):
     if layout.shape_name == "byteAddressBuffer":
         count = nbytes // 4 * 4
     else:
-        stride = layout.element.size
+        stride = layout.inner.size
         if stride > SCRATCH_BYTES:
             raise ShaderVarError(f"{block.owner}: '{path}': elements of {stride} bytes are larger than the CPU "
                                  f"engine supports ({SCRATCH_BYTES})")
@@ -243,7 +244,7 @@ def raw_texel_access(format, element: Layout | None) -> bool:
     kind = {"Float": "f", "Uint": "u", "Sint": "i"}.get(desc["type"])
     bits = set(desc["bits_per_channel"][:desc["channel_count"]])
     count = element.shape[0] if element.kind == "vector" else 1
-    return (kind == element.dtype.kind and bits == {element.dtype.itemsize * 8}
+    return (kind == element.scalar.kind and bits == {element.scalar.itemsize * 8}
             and desc["channel_count"] == count)
 
 
@@ -259,7 +260,7 @@ def null_texture():
     return _null_texture
 
 
-def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str):
+def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str) -> None:
     dimensions = TEXTURE_DIMENSIONS[layout.shape_name]
     if texture is None:
         resource, raw = null_texture(), False
@@ -271,7 +272,7 @@ def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str):
             raise ShaderVarError(f"{block.owner}: '{path}' is a {layout.name}; cannot bind a {texture_dims}D texture "
                                  f"({texture.width}x{texture.height}x{texture.depth})")
         raw = raw_texel_access(texture.format, layout.element)
-        readable_as_float = layout.element is not None and layout.element.dtype.kind == "f"
+        readable_as_float = layout.element is not None and layout.element.scalar.kind == "f"
         if not raw and (layout.writable or not readable_as_float):
             access = "read-write textures are accessed in place" if layout.writable else "integer texels are not converted"
             raise ShaderVarError(f"{block.owner}: '{path}' ({layout.name}) cannot use a texture of format "
@@ -292,13 +293,19 @@ class TextureAddressingMode(enum.Enum):
     MirrorOnce = 4
 
 
+Filter = Union[int, _ext.TextureFilteringMode]
+Addressing = Union[int, TextureAddressingMode]
+
+
 class Sampler:
     """A texture sampler: filtering (TextureFilteringMode), addressing (TextureAddressingMode)
     and border color. Anisotropy, LOD bias/clamps and comparison are not applied on the CPU."""
 
-    def __init__(self, min_filter=1, mag_filter=1, mip_filter=1, address_u=2, address_v=2, address_w=2,
-                 border_color=(0.0, 0.0, 0.0, 0.0)):
-        as_int = lambda v: int(getattr(v, "value", v))  # noqa: E731
+    def __init__(self, min_filter: Filter = 1, mag_filter: Filter = 1, mip_filter: Filter = 1, address_u: Addressing = 2,
+                 address_v: Addressing = 2, address_w: Addressing = 2,
+                 border_color: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> None:
+        def as_int(v: Filter | Addressing) -> int:
+            return int(v.value if isinstance(v, (_ext.TextureFilteringMode, TextureAddressingMode)) else v)
         self.values = [as_int(v) for v in (min_filter, mag_filter, mip_filter, address_u, address_v, address_w)]
         self.border_color = tuple(float(c) for c in border_color)
 
@@ -306,7 +313,7 @@ class Sampler:
         return np.array(self.values, np.uint32).tobytes() + np.array(self.border_color, np.float32).tobytes()
 
 
-def bind_sampler(block: Block, offset: int, sampler, path: str):
+def bind_sampler(block: Block, offset: int, sampler, path: str) -> None:
     if not isinstance(sampler, Sampler):
         raise ShaderVarError(f"{block.owner}: '{path}' is a SamplerState; cannot bind {type(sampler).__name__} "
                              "(create one with device.create_sampler)")

@@ -34,7 +34,7 @@ class SlangCompileError(_ext.RuntimeError):
     """A shader that does not compile. `file`, `line` and `message` locate the first error;
     `diagnostics` is Slang's whole report."""
 
-    def __init__(self, file: str, line: int, message: str, diagnostics: str):
+    def __init__(self, file: str, line: int, message: str, diagnostics: str) -> None:
         self.file, self.line, self.message, self.diagnostics = file, line, message, diagnostics
         where = f"{file}:{line}" if line else file
         super().__init__(f"{where}: error: {message}\n{diagnostics.rstrip()}")

@@ -4,12 +4,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 
 from ..math_types import float3
+from ._values import Vector3Like
 
 
 class AABB:
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Vector3Like, **kwargs: Vector3Like) -> None:
         if kwargs:
             args = args + tuple(kwargs[k] for k in ("min_point", "max_point", "p") if k in kwargs)
         if len(args) == 0:
@@ -22,7 +24,7 @@ class AABB:
             raise TypeError("AABB() takes no argument, a point, or min_point and max_point")
 
     @classmethod
-    def of_points(cls, points) -> "AABB":
+    def of_points(cls, points: npt.ArrayLike) -> AABB:
         """Extension: the bounds of an (N, 3) array (invalid when N is 0)."""
         p = np.asarray(points, np.float32).reshape(-1, 3)
         return cls() if len(p) == 0 else cls(p.min(axis=0), p.max(axis=0))
@@ -32,7 +34,7 @@ class AABB:
         return float3(self._min)
 
     @min_point.setter
-    def min_point(self, value):
+    def min_point(self, value: Vector3Like) -> None:
         self._min = float3(value)
 
     @property
@@ -40,13 +42,13 @@ class AABB:
         return float3(self._max)
 
     @max_point.setter
-    def max_point(self, value):
+    def max_point(self, value: Vector3Like) -> None:
         self._max = float3(value)
 
     minPoint = min_point
     maxPoint = max_point
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"AABB(min_point={self._min!r}, max_point={self._max!r})"
 
     def __str__(self):
@@ -78,21 +80,21 @@ class AABB:
     def radius(self) -> float:
         return 0.5 * float(np.linalg.norm(np.asarray(self.extent, np.float32)))
 
-    def invalidate(self):
+    def invalidate(self) -> None:
         self._min, self._max = float3(math.inf), float3(-math.inf)
 
-    def include(self, other):
+    def include(self, other: AABB | Vector3Like) -> AABB:
         lo, hi = (other._min, other._max) if isinstance(other, AABB) else (float3(other), float3(other))
         self._min = float3(np.minimum(np.asarray(self._min), np.asarray(lo)))
         self._max = float3(np.maximum(np.asarray(self._max), np.asarray(hi)))
         return self
 
-    def intersection(self, other: "AABB"):
+    def intersection(self, other: AABB) -> AABB:
         self._min = float3(np.maximum(np.asarray(self._min), np.asarray(other._min)))
         self._max = float3(np.minimum(np.asarray(self._max), np.asarray(other._max)))
         return self
 
-    def transform(self, matrix) -> "AABB":
+    def transform(self, matrix: npt.ArrayLike) -> AABB:
         """Extension: bounds of this box under an affine 4x4 matrix (Falcor's AABB::transform)."""
         if not self.valid:
             return AABB()
@@ -113,7 +115,7 @@ class AABB:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]
 
     def __or__(self, other):
         return self._copy().include(other)

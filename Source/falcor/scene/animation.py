@@ -17,7 +17,7 @@ class Animatable:
     """Something a scene-graph node can move: `updateFromAnimation(matrix)` receives the node's
     world matrix each frame while `animated` is on."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()  # cooperative: subclasses may also derive from Versioned
         self._has_animation = False
         self._is_animated = True
@@ -32,17 +32,17 @@ class Animatable:
         return self._is_animated
 
     @animated.setter
-    def animated(self, value: bool):
+    def animated(self, value: bool) -> None:
         self._is_animated = bool(value)
 
-    def updateFromAnimation(self, matrix: np.ndarray):
+    def updateFromAnimation(self, matrix: np.ndarray) -> None:
         raise NotImplementedError
 
 
 class _Keyframe:
     __slots__ = ("time", "translation", "scaling", "rotation")
 
-    def __init__(self, time, translation, scaling, rotation_quat):
+    def __init__(self, time, translation, scaling, rotation_quat) -> None:
         self.time = float(time)
         self.translation = np.asarray(translation, np.float64)
         self.scaling = np.asarray(scaling, np.float64)
@@ -88,7 +88,7 @@ class Animation:
         Cycle = 2
         Oscillate = 3
 
-    def __init__(self, name: str, nodeID: int, duration: float):
+    def __init__(self, name: str, nodeID: int, duration: float) -> None:
         self._name = str(name)
         self._node_id = int(nodeID)
         self._duration = float(duration)
@@ -118,7 +118,7 @@ class Animation:
         """Extension: times of the keyframes, sorted."""
         return [k.time for k in self._keyframes]
 
-    def addKeyframe(self, time: float, transform, /):
+    def addKeyframe(self, time: float, transform, /) -> None:
         """Adds (or replaces, at an existing time) a keyframe from a Transform's translation,
         scaling and rotation."""
         k = _Keyframe(time, np.asarray(transform.translation, np.float64), np.asarray(transform.scaling, np.float64),

@@ -42,7 +42,7 @@ _CACHE_FLAGS = SceneBuilderFlags.UseCache | SceneBuilderFlags.RebuildCache
 class CacheError(Exception):
     """A cache file that can't be used: `stale` when an input changed, else damaged."""
 
-    def __init__(self, message: str, stale: bool = False):
+    def __init__(self, message: str, stale: bool = False) -> None:
         super().__init__(message)
         self.stale = stale
 

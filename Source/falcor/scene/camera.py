@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..math_types import float3
-from ._values import Versioned, f32 as _f32, vector_property
+from ._values import Float32Property, Versioned, VectorProperty, f32 as _f32
 from .animation import Animatable
 
 
@@ -20,7 +20,7 @@ class Camera(Animatable, Versioned):
     _FIELDS = ("position", "target", "up", "focalLength", "frameHeight", "frameWidth", "aspectRatio", "focalDistance",
                "apertureRadius", "shutterSpeed", "ISOSpeed", "nearPlane", "farPlane")
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__()
         self.name = str(name)
         self._position = float3(0, 0, 0)
@@ -41,16 +41,16 @@ class Camera(Animatable, Versioned):
     def __repr__(self):
         return f"Camera('{self.name}')"
 
-    def _derive_frame(self):
+    def _derive_frame(self) -> None:
         if self._preserve_height:
             self._frame_width = _f32(np.float32(self._frame_height) * np.float32(self._aspect_ratio))
         else:
             self._frame_height = _f32(np.float32(self._frame_width) / np.float32(self._aspect_ratio))
 
     # ---- placement ----
-    position = vector_property("_position")
-    target = vector_property("_target")
-    up = vector_property("_up")
+    position = VectorProperty("_position")
+    target = VectorProperty("_target")
+    up = VectorProperty("_up")
 
     # ---- film and lens ----
     @property
@@ -58,7 +58,7 @@ class Camera(Animatable, Versioned):
         return self._aspect_ratio
 
     @aspectRatio.setter
-    def aspectRatio(self, value: float):
+    def aspectRatio(self, value: float) -> None:
         self._aspect_ratio = _f32(value)
         self._derive_frame()
         self._touch()
@@ -68,7 +68,7 @@ class Camera(Animatable, Versioned):
         return self._frame_height
 
     @frameHeight.setter
-    def frameHeight(self, value: float):
+    def frameHeight(self, value: float) -> None:
         self._frame_height = _f32(value)
         self._preserve_height = True
         self._derive_frame()
@@ -79,35 +79,22 @@ class Camera(Animatable, Versioned):
         return self._frame_width
 
     @frameWidth.setter
-    def frameWidth(self, value: float):
+    def frameWidth(self, value: float) -> None:
         self._frame_width = _f32(value)
         self._preserve_height = False
         self._derive_frame()
         self._touch()
 
-    def _scalar(name: str, doc: str = ""):  # noqa: N805 - property factory used in the class body
-        attr = "_" + name
-
-        def get(self) -> float:
-            return getattr(self, attr)
-
-        def set(self, value: float):
-            setattr(self, attr, _f32(value))
-            self._touch()
-
-        return property(get, set, doc=doc)
-
-    focalLength = _scalar("focal_length", "mm; 0 gives an orthographic projection")
-    focalDistance = _scalar("focal_distance", "distance of the plane in focus (scene units)")
-    apertureRadius = _scalar("aperture_radius", "lens radius (scene units); > 0 enables depth of field")
-    shutterSpeed = _scalar("shutter_speed", "seconds")
-    ISOSpeed = _scalar("iso_speed")
-    nearPlane = _scalar("near")
-    farPlane = _scalar("far")
-    del _scalar
+    focalLength = Float32Property("_focal_length", "mm; 0 gives an orthographic projection")
+    focalDistance = Float32Property("_focal_distance", "distance of the plane in focus (scene units)")
+    apertureRadius = Float32Property("_aperture_radius", "lens radius (scene units); > 0 enables depth of field")
+    shutterSpeed = Float32Property("_shutter_speed", "seconds")
+    ISOSpeed = Float32Property("_iso_speed")
+    nearPlane = Float32Property("_near")
+    farPlane = Float32Property("_far")
 
     # ---- animation and renderer side ----
-    def updateFromAnimation(self, matrix: np.ndarray):
+    def updateFromAnimation(self, matrix: np.ndarray) -> None:
         """Places the camera like a node whose -Z axis looks forward and +Y is up."""
         m = np.asarray(matrix, np.float64)
         self.up, self.position = m[:3, 1], m[:3, 3]

@@ -3,16 +3,17 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 
 import numpy as np
 
 from .. import falcor_ext as _ext
 from ..math_types import float3
 from . import textures
-from ._values import Versioned, f32, vector_property
+from ._values import Vector3Like, Versioned, VectorProperty, f32
 
 
-def rotation_xyz(degrees) -> np.ndarray:
+def rotation_xyz(degrees: Vector3Like) -> np.ndarray:
     """Falcor's matrixFromRotationXYZ of angles given in degrees (3x3)."""
     c1, c2, c3 = (math.cos(-math.radians(a)) for a in degrees)
     s1, s2, s3 = (math.sin(-math.radians(a)) for a in degrees)
@@ -27,7 +28,7 @@ class EnvMap(Versioned):
     """`EnvMap(path)` / `EnvMap.createFromFile(path)` load the image (linear, with mips) and raise
     if it can't be loaded. The radiance seen along a direction is texel · intensity · tint."""
 
-    def __init__(self, path):
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__()
         resolved = textures.resolve(path)
         texture = textures.load_texture(resolved, srgb=False) if resolved is not None else None
@@ -40,28 +41,28 @@ class EnvMap(Versioned):
         self._tint = float3(1.0)
 
     @staticmethod
-    def createFromFile(path) -> "EnvMap":
+    def createFromFile(path: str | os.PathLike[str]) -> EnvMap:
         return EnvMap(path)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"EnvMap('{self._path}')"
 
     @property
-    def path(self):
+    def path(self) -> Path:
         return self._path
 
-    rotation = vector_property("_rotation", "Rotation in degrees about X, Y and Z.")
+    rotation = VectorProperty("_rotation", "Rotation in degrees about X, Y and Z.")
 
     @property
     def intensity(self) -> float:
         return self._intensity
 
     @intensity.setter
-    def intensity(self, value: float):
+    def intensity(self, value: float) -> None:
         self._intensity = f32(value)
         self._touch()
 
-    tint = vector_property("_tint")
+    tint = VectorProperty("_tint")
 
     def _native_data(self) -> dict:
         return {"texture": self.texture, "transform": rotation_xyz(self._rotation), "intensity": self._intensity,

@@ -12,7 +12,7 @@ import numpy as np
 from .. import falcor_ext as _ext
 from ..math_types import float3
 from . import rotation
-from ._values import Versioned, f32 as _f32, vector_property
+from ._values import Vector3Like, Versioned, VectorProperty, f32 as _f32
 from .animation import Animatable
 
 # LightType values of Falcor's LightData.
@@ -31,7 +31,7 @@ def _normalized_direction(direction):
 class Light(Animatable, Versioned):
     _LIGHT_TYPE = POINT
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__()
         self.name = str(name)
         self._active = True
@@ -45,7 +45,7 @@ class Light(Animatable, Versioned):
         return self._active
 
     @active.setter
-    def active(self, value: bool):
+    def active(self, value: bool) -> None:
         if bool(value) != self._active:
             self._active = bool(value)
             self._touch()
@@ -56,11 +56,11 @@ class Light(Animatable, Versioned):
         return float3(self._intensity)
 
     @intensity.setter
-    def intensity(self, value):
+    def intensity(self, value: Vector3Like) -> None:
         self._intensity = float3(value)
         self._touch()
 
-    def updateFromAnimation(self, matrix: np.ndarray):
+    def updateFromAnimation(self, matrix: np.ndarray) -> None:
         pass
 
     def _native_data(self) -> dict:
@@ -73,21 +73,21 @@ class Light(Animatable, Versioned):
 class PointLight(Light):
     """Point light; a spot light when `openingAngle` (half angle, radians) is below π."""
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self._position = float3(0, 0, 0)
         self._direction = float3(0, -1, 0)
         self._opening_angle = _f32(math.pi)
         self._penumbra_angle = 0.0
 
-    position = vector_property("_position")
+    position = VectorProperty("_position")
 
     @property
     def direction(self) -> float3:
         return float3(self._direction)
 
     @direction.setter
-    def direction(self, value):
+    def direction(self, value: Vector3Like) -> None:
         d = _normalized_direction(value)
         if d is not None:
             self._direction = d
@@ -98,7 +98,7 @@ class PointLight(Light):
         return self._opening_angle
 
     @openingAngle.setter
-    def openingAngle(self, angle: float):
+    def openingAngle(self, angle: float) -> None:
         angle = _f32(min(max(float(angle), 0.0), math.pi))
         if angle != self._opening_angle:
             self._opening_angle = angle
@@ -110,13 +110,13 @@ class PointLight(Light):
         return self._penumbra_angle
 
     @penumbraAngle.setter
-    def penumbraAngle(self, angle: float):
+    def penumbraAngle(self, angle: float) -> None:
         angle = _f32(min(max(float(angle), 0.0), self._opening_angle))
         if angle != self._penumbra_angle:
             self._penumbra_angle = angle
             self._touch()
 
-    def updateFromAnimation(self, matrix: np.ndarray):
+    def updateFromAnimation(self, matrix: np.ndarray) -> None:
         m = np.asarray(matrix, np.float64)
         self.position = m[:3, 3]
         self.direction = -m[:3, 2]
@@ -131,7 +131,7 @@ class PointLight(Light):
 class _DirectedLight(Light):
     """A light with only a direction: the direction its light travels (towards the scene)."""
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self._direction = float3(0, -1, 0)
 
@@ -140,13 +140,13 @@ class _DirectedLight(Light):
         return float3(self._direction)
 
     @direction.setter
-    def direction(self, value):
+    def direction(self, value: Vector3Like) -> None:
         d = _normalized_direction(value)
         if d is not None:
             self._direction = d
             self._touch()
 
-    def updateFromAnimation(self, matrix: np.ndarray):
+    def updateFromAnimation(self, matrix: np.ndarray) -> None:
         self.direction = -np.asarray(matrix, np.float64)[:3, 2]
 
     def _native_data(self) -> dict:
@@ -166,7 +166,7 @@ class DistantLight(_DirectedLight):
 
     _LIGHT_TYPE = DISTANT
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self._angle = _f32(0.5 * 0.53 * math.pi / 180.0)
 
@@ -175,7 +175,7 @@ class DistantLight(_DirectedLight):
         return self._angle
 
     @angle.setter
-    def angle(self, value: float):
+    def angle(self, value: float) -> None:
         self._angle = _f32(min(max(float(value), 0.0), 0.5 * math.pi))
         self._touch()
 
@@ -194,14 +194,14 @@ class AnalyticAreaLight(Light):
     """Base of the area lights: a unit shape placed by a scene-graph node (no Python placement
     properties, as in Falcor)."""
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         if type(self) is AnalyticAreaLight:
             raise TypeError("AnalyticAreaLight is abstract; use RectLight, DiscLight or SphereLight.")
         super().__init__(name)
         self._transform = np.eye(4)
         self._scaling = np.ones(3)
 
-    def updateFromAnimation(self, matrix: np.ndarray):
+    def updateFromAnimation(self, matrix: np.ndarray) -> None:
         self._transform = np.asarray(matrix, np.float64).copy()
         self._touch()
 

@@ -6,10 +6,13 @@ import time
 from pathlib import Path
 
 from .. import falcor_ext as _ext
+from ..settings import Settings
+from .scene import Scene
 from .scene_builder import SceneBuilder, SceneBuilderFlags
 
 
-def load_scene(path, build_flags=SceneBuilderFlags.Default, settings=None):
+def load_scene(path: str | os.PathLike[str], build_flags: SceneBuilderFlags | int = SceneBuilderFlags.Default,
+               settings: Settings | None = None) -> Scene:
     """Imports `path` (resolved through the asset resolver: as given, then the search paths) with
     the importer of its extension and builds the scene. Raises `falcor.ImporterError` naming the
     file (and, for pyscenes, the line) on failure."""
@@ -25,7 +28,7 @@ def load_scene(path, build_flags=SceneBuilderFlags.Default, settings=None):
     return scene
 
 
-def _load_through_cache(path, flags, settings):
+def _load_through_cache(path: str | os.PathLike[str], flags: SceneBuilderFlags, settings: Settings | None) -> Scene:
     """UseCache / RebuildCache: see falcor.scene.cache."""
     from . import cache
     from .scene import build_contents
@@ -42,7 +45,9 @@ def _load_through_cache(path, flags, settings):
     return cache.load_scene_cached(Path(resolved).resolve(), flags, builder.getSettings(), build)
 
 
-def load_scene_from_string(text: str, extension: str = "pyscene", build_flags=SceneBuilderFlags.Default, settings=None):
+def load_scene_from_string(text: str, extension: str = "pyscene", build_flags: SceneBuilderFlags | int = SceneBuilderFlags.Default,
+                           settings: Settings | None = None) -> Scene:
+    """Builds a scene from the text of a scene file (a pyscene script by default)."""
     builder = SceneBuilder(build_flags, settings)
     builder.importSceneFromString(text, extension)
     return builder.getScene()

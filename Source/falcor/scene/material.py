@@ -8,6 +8,8 @@ which is how the scene notices edits between frames.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
+from typing import Any
 import json
 import os
 from pathlib import Path
@@ -15,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import falcor_ext as _ext
-from ._values import f32 as _f32
+from ._values import Vector3Like, Vector4Like, f32 as _f32
 from ..math_types import float2, float3, float4
 from . import textures
 from ._enum import BoundEnum
@@ -66,7 +68,7 @@ class NormalMapType(enum.IntEnum):
 class _Slot:
     """What a material type does with a texture slot: which channels it reads, whether sRGB."""
 
-    def __init__(self, name: str, channels: str, srgb: bool):
+    def __init__(self, name: str, channels: str, srgb: bool) -> None:
         self.name, self.channels, self.srgb = name, channels, srgb
 
 
@@ -95,7 +97,7 @@ def _half(v) -> float:
     return float(np.float16(float(v)))
 
 
-def _warn(message: str):
+def _warn(message: str) -> None:
     _ext.Logger.log(_ext.Logger.Level.Warning, message)
 
 
@@ -107,7 +109,7 @@ class IMaterial:
     _TYPE: MaterialType = MaterialType.Standard
     _IS_BASIC = False
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         self._name = str(name)
         self._double_sided = False
         self._thin_surface = False
@@ -117,11 +119,11 @@ class IMaterial:
         self._ior = _half(1.0)
         self._texture_transform = Transform()
         self._slots: dict[MaterialTextureSlot, _Slot] = {}
-        self._textures: dict[MaterialTextureSlot, object] = {}
+        self._textures: dict[MaterialTextureSlot, _ext.Texture] = {}
         self._version = 0
         self._emissive_version = 0  # bumped when emission may have changed (light collection rebuild)
 
-    def _changed(self, emissive: bool = False):
+    def _changed(self, emissive: bool = False) -> None:
         self._version += 1
         if emissive:
             self._emissive_version += 1
@@ -145,7 +147,7 @@ class IMaterial:
         return self._name
 
     @name.setter
-    def name(self, value: str):
+    def name(self, value: str) -> None:
         self._name = str(value)
 
     @property
@@ -153,7 +155,7 @@ class IMaterial:
         return self._double_sided
 
     @doubleSided.setter
-    def doubleSided(self, value: bool):
+    def doubleSided(self, value: bool) -> None:
         self._set("_double_sided", bool(value))
 
     @property
@@ -161,7 +163,7 @@ class IMaterial:
         return self._thin_surface
 
     @thinSurface.setter
-    def thinSurface(self, value: bool):
+    def thinSurface(self, value: bool) -> None:
         self._set("_thin_surface", bool(value))
 
     @property
@@ -173,15 +175,22 @@ class IMaterial:
         return self._alpha_mode
 
     @alphaMode.setter
-    def alphaMode(self, mode: AlphaMode):
-        _warn(f"Material '{self._name}' of type '{self._TYPE.name}' does not support alpha. Ignoring call to setAlphaMode().")
+    def alphaMode(self, mode: AlphaMode) -> None:
+        self._set_alpha_mode(mode)
 
     @property
     def alphaThreshold(self) -> float:
         return self._alpha_threshold
 
     @alphaThreshold.setter
-    def alphaThreshold(self, value: float):
+    def alphaThreshold(self, value: float) -> None:
+        self._set_alpha_threshold(value)
+
+    # Materials with alpha override these two.
+    def _set_alpha_mode(self, mode: AlphaMode) -> None:
+        _warn(f"Material '{self._name}' of type '{self._TYPE.name}' does not support alpha. Ignoring call to setAlphaMode().")
+
+    def _set_alpha_threshold(self, value: float) -> None:
         _warn(f"Material '{self._name}' of type '{self._TYPE.name}' does not support alpha. Ignoring call to setAlphaThreshold().")
 
     @property
@@ -189,7 +198,7 @@ class IMaterial:
         return self._nested_priority
 
     @nestedPriority.setter
-    def nestedPriority(self, priority: int):
+    def nestedPriority(self, priority: int) -> None:
         priority = int(priority)
         if priority > _MAX_NESTED_PRIORITY:
             _warn(f"Requested nested priority {priority} for material '{self._name}' is out of range. "
@@ -202,7 +211,7 @@ class IMaterial:
         return self._ior
 
     @indexOfRefraction.setter
-    def indexOfRefraction(self, value: float):
+    def indexOfRefraction(self, value: float) -> None:
         self._set("_ior", _half(value))
 
     @property
@@ -210,7 +219,7 @@ class IMaterial:
         return self._texture_transform
 
     @textureTransform.setter
-    def textureTransform(self, transform: Transform):
+    def textureTransform(self, transform: Transform) -> None:
         self._texture_transform = transform
         self._changed()
 
@@ -218,7 +227,7 @@ class IMaterial:
     def hasTextureSlot(self, slot: MaterialTextureSlot) -> bool:
         return slot in self._slots
 
-    def setTexture(self, slot: MaterialTextureSlot, texture) -> bool:
+    def setTexture(self, slot: MaterialTextureSlot, texture: _ext.Texture | None) -> bool:
         if slot not in self._slots:
             _warn(f"Material '{self._name}' does not have texture slot '{slot.name}'. Ignoring call to setTexture().")
             return False
@@ -232,16 +241,16 @@ class IMaterial:
         self._on_texture_changed(slot)
         return True
 
-    def _on_texture_changed(self, slot: MaterialTextureSlot):
+    def _on_texture_changed(self, slot: MaterialTextureSlot) -> None:
         pass
 
-    def getTexture(self, slot: MaterialTextureSlot):
+    def getTexture(self, slot: MaterialTextureSlot) -> _ext.Texture | None:
         return self._textures.get(slot)
 
-    def clearTexture(self, slot: MaterialTextureSlot):
+    def clearTexture(self, slot: MaterialTextureSlot) -> None:
         self.setTexture(slot, None)
 
-    def loadTexture(self, slot: MaterialTextureSlot, path, useSrgb: bool = True) -> bool:
+    def loadTexture(self, slot: MaterialTextureSlot, path: str | os.PathLike[str], useSrgb: bool = True) -> bool:
         if slot not in self._slots:
             _warn(f"Material '{self._name}' does not have texture slot '{slot.name}'. Ignoring call to loadTexture().")
             return False
@@ -251,10 +260,10 @@ class IMaterial:
         self.setTexture(slot, texture)
         return True
 
-    def load_texture(self, slot: MaterialTextureSlot, path, use_srgb: bool = True) -> bool:
+    def load_texture(self, slot: MaterialTextureSlot, path: str | os.PathLike[str], use_srgb: bool = True) -> bool:
         return self.loadTexture(slot, path, use_srgb)
 
-    def setRoughnessMollification(self, value: float):
+    def setRoughnessMollification(self, value: float) -> None:
         pass
 
     # ---- scene side ----
@@ -268,10 +277,10 @@ class IMaterial:
                 self._ior, tuple(tt.translation), tuple(tt.scaling), tuple(tt.rotation.tolist()), tt.order,
                 tuple(sorted((s.value, id(t)) for s, t in self._textures.items())))
 
-    def _update(self):
+    def _update(self) -> None:
         """Per-frame fix-ups Falcor applies before rendering (none for most types)."""
 
-    def _optimize(self):
+    def _optimize(self) -> None:
         """Build-time texture optimization (SceneBuilder, unless DontOptimizeMaterials)."""
 
     def _native_data(self) -> dict:
@@ -291,7 +300,7 @@ class BasicMaterial(IMaterial):
 
     _IS_BASIC = True
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self._ior = _half(1.5)
         self._base_color = (1.0, 1.0, 1.0, 1.0)
@@ -309,7 +318,7 @@ class BasicMaterial(IMaterial):
         self._alpha_range = (1.0, 1.0)
         self._slots[_S.Displacement] = _Slot("displacement", "RGB", False)
 
-    def _init_slots(self, slots: dict):
+    def _init_slots(self, slots: dict) -> None:
         self._slots.update(slots)
         self._update_alpha_mode()
 
@@ -322,7 +331,7 @@ class BasicMaterial(IMaterial):
         slot = self._slots.get(_S.BaseColor)
         return slot is not None and "A" in slot.channels
 
-    def _update_alpha_mode(self):
+    def _update_alpha_mode(self) -> None:
         if not self._alpha_supported():
             return
         texture = self._textures.get(_S.BaseColor)
@@ -330,20 +339,18 @@ class BasicMaterial(IMaterial):
             self._alpha_range = (self._base_color[3], self._base_color[3])
         self._set("_alpha_mode", AlphaMode.Mask if self._alpha_range[0] < self._alpha_threshold else AlphaMode.Opaque)
 
-    @IMaterial.alphaMode.setter
-    def alphaMode(self, mode: AlphaMode):
+    def _set_alpha_mode(self, mode: AlphaMode) -> None:
         if not self._alpha_supported():
-            return IMaterial.alphaMode.fset(self, mode)
+            return super()._set_alpha_mode(mode)
         self._set("_alpha_mode", AlphaMode(mode))
 
-    @IMaterial.alphaThreshold.setter
-    def alphaThreshold(self, value: float):
+    def _set_alpha_threshold(self, value: float) -> None:
         if not self._alpha_supported():
-            return IMaterial.alphaThreshold.fset(self, value)
+            return super()._set_alpha_threshold(value)
         if self._set("_alpha_threshold", _half(value)):
             self._update_alpha_mode()
 
-    def _on_texture_changed(self, slot: MaterialTextureSlot):
+    def _on_texture_changed(self, slot: MaterialTextureSlot) -> None:
         if slot == _S.BaseColor:
             if slot in self._textures:
                 self._alpha_range = (0.0, 1.0)  # assume the full range until the texture is analyzed
@@ -355,7 +362,7 @@ class BasicMaterial(IMaterial):
         return float4(self._base_color)
 
     @baseColor.setter
-    def baseColor(self, color):
+    def baseColor(self, color: Vector4Like) -> None:
         if self._set("_base_color", self._halves(color, 4)):
             self._update_alpha_mode()
 
@@ -364,7 +371,7 @@ class BasicMaterial(IMaterial):
         return float4(self._specular)
 
     @specularParams.setter
-    def specularParams(self, value):
+    def specularParams(self, value: Vector4Like) -> None:
         self._set("_specular", self._halves(value, 4))
 
     @property
@@ -372,7 +379,7 @@ class BasicMaterial(IMaterial):
         return float3(self._transmission)
 
     @transmissionColor.setter
-    def transmissionColor(self, value):
+    def transmissionColor(self, value: Vector3Like) -> None:
         self._set("_transmission", self._halves(value, 3))
 
     @property
@@ -380,7 +387,7 @@ class BasicMaterial(IMaterial):
         return self._diffuse_transmission
 
     @diffuseTransmission.setter
-    def diffuseTransmission(self, value: float):
+    def diffuseTransmission(self, value: float) -> None:
         self._set("_diffuse_transmission", _half(value))
 
     @property
@@ -388,7 +395,7 @@ class BasicMaterial(IMaterial):
         return self._specular_transmission
 
     @specularTransmission.setter
-    def specularTransmission(self, value: float):
+    def specularTransmission(self, value: float) -> None:
         self._set("_specular_transmission", _half(value))
 
     @property
@@ -396,7 +403,7 @@ class BasicMaterial(IMaterial):
         return float3(self._volume_absorption)
 
     @volumeAbsorption.setter
-    def volumeAbsorption(self, value):
+    def volumeAbsorption(self, value: Vector3Like) -> None:
         self._set("_volume_absorption", self._halves(value, 3))
 
     @property
@@ -404,7 +411,7 @@ class BasicMaterial(IMaterial):
         return float3(self._volume_scattering)
 
     @volumeScattering.setter
-    def volumeScattering(self, value):
+    def volumeScattering(self, value: Vector3Like) -> None:
         self._set("_volume_scattering", self._halves(value, 3))
 
     @property
@@ -412,7 +419,7 @@ class BasicMaterial(IMaterial):
         return self._volume_anisotropy
 
     @volumeAnisotropy.setter
-    def volumeAnisotropy(self, value: float):
+    def volumeAnisotropy(self, value: float) -> None:
         clamped = min(max(float(value), -_MAX_VOLUME_ANISOTROPY), _MAX_VOLUME_ANISOTROPY)
         self._set("_volume_anisotropy", _half(clamped))
 
@@ -421,7 +428,7 @@ class BasicMaterial(IMaterial):
         return self._displacement_scale
 
     @displacementScale.setter
-    def displacementScale(self, value: float):
+    def displacementScale(self, value: float) -> None:
         self._set("_displacement_scale", _f32(value))
 
     @property
@@ -429,7 +436,7 @@ class BasicMaterial(IMaterial):
         return self._displacement_offset
 
     @displacementOffset.setter
-    def displacementOffset(self, value: float):
+    def displacementOffset(self, value: float) -> None:
         self._set("_displacement_offset", _f32(value))
 
     @property
@@ -439,12 +446,12 @@ class BasicMaterial(IMaterial):
         return _S.Emissive in self._textures or any(c != 0.0 for c in self._emissive_color)
 
     # ---- scene side ----
-    def _update(self):
+    def _update(self) -> None:
         # Transmissive and displaced materials are rendered double sided (as Falcor does).
         if self._diffuse_transmission > 0 or self._specular_transmission > 0 or _S.Displacement in self._textures:
             self.doubleSided = True
 
-    def _optimize(self):
+    def _optimize(self) -> None:
         """Replaces constant textures by values and narrows the alpha range to the texture's, as
         Falcor's material optimization does (the alpha test is dropped when it can never fail)."""
         for slot in list(self._textures):
@@ -460,7 +467,7 @@ class BasicMaterial(IMaterial):
                 self.clearTexture(slot)
                 self._apply_constant(slot, lo)
 
-    def _optimize_base_color(self, texture, lo, hi):
+    def _optimize_base_color(self, texture, lo, hi) -> None:
         alpha = self._alpha_supported() and textures.has_alpha(texture)
         if alpha:
             self._alpha_range = (float(lo[3]), float(hi[3]))
@@ -476,7 +483,7 @@ class BasicMaterial(IMaterial):
             self.clearTexture(_S.BaseColor)
         self._update_alpha_mode()
 
-    def _apply_constant(self, slot: MaterialTextureSlot, value):
+    def _apply_constant(self, slot: MaterialTextureSlot, value) -> None:
         if slot == _S.Specular:
             self.specularParams = value
         elif slot == _S.Emissive:
@@ -514,7 +521,7 @@ class StandardMaterial(BasicMaterial):
 
     _TYPE = MaterialType.Standard
 
-    def __init__(self, name: str = "", model: ShadingModel = ShadingModel.MetalRough):
+    def __init__(self, name: str = "", model: ShadingModel = ShadingModel.MetalRough) -> None:
         super().__init__(name)
         if not isinstance(model, ShadingModel):
             raise _ext.RuntimeError("'model' must be MetalRough or SpecGloss")
@@ -543,7 +550,7 @@ class StandardMaterial(BasicMaterial):
         return self._specular[1] if self._shading_model == ShadingModel.MetalRough else 0.0
 
     @roughness.setter
-    def roughness(self, value: float):
+    def roughness(self, value: float) -> None:
         if self._metal_rough("Roughness"):
             s = list(self._specular)
             s[1] = value
@@ -554,7 +561,7 @@ class StandardMaterial(BasicMaterial):
         return self._specular[2] if self._shading_model == ShadingModel.MetalRough else 0.0
 
     @metallic.setter
-    def metallic(self, value: float):
+    def metallic(self, value: float) -> None:
         if self._metal_rough("Metallic"):
             s = list(self._specular)
             s[2] = value
@@ -565,7 +572,7 @@ class StandardMaterial(BasicMaterial):
         return float3(self._emissive_color)
 
     @emissiveColor.setter
-    def emissiveColor(self, color):
+    def emissiveColor(self, color: Vector3Like) -> None:
         self._set("_emissive_color", tuple(float3(color)), emissive=True)
 
     @property
@@ -573,7 +580,7 @@ class StandardMaterial(BasicMaterial):
         return self._emissive_factor
 
     @emissiveFactor.setter
-    def emissiveFactor(self, factor: float):
+    def emissiveFactor(self, factor: float) -> None:
         self._set("_emissive_factor", _f32(factor), emissive=True)
 
     @property
@@ -581,7 +588,7 @@ class StandardMaterial(BasicMaterial):
         return False if self._shading_model == ShadingModel.SpecGloss else self._entry_point_volume_properties
 
     @entryPointVolumeProperties.setter
-    def entryPointVolumeProperties(self, value: bool):
+    def entryPointVolumeProperties(self, value: bool) -> None:
         self._set("_entry_point_volume_properties", bool(value))
 
     def _comparable(self) -> tuple:
@@ -599,7 +606,7 @@ Material = StandardMaterial
 class ClothMaterial(BasicMaterial):
     _TYPE = MaterialType.Cloth
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self._init_slots(_slots((_S.BaseColor, "baseColor", "RGBA", True), (_S.Specular, "specular", "G", False),
                                 (_S.Normal, "normal", "RGB", False)))
@@ -609,7 +616,7 @@ class ClothMaterial(BasicMaterial):
         return self._specular[1]
 
     @roughness.setter
-    def roughness(self, value: float):
+    def roughness(self, value: float) -> None:
         s = list(self._specular)
         s[1] = value
         self.specularParams = s
@@ -618,13 +625,13 @@ class ClothMaterial(BasicMaterial):
 class HairMaterial(BasicMaterial):
     _TYPE = MaterialType.Hair
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self._init_slots(_slots((_S.BaseColor, "baseColor", "RGB", True), (_S.Specular, "specular", "RGB", False)))
 
 
 class _PBRTMaterial(BasicMaterial):
-    def __init__(self, name: str = "", slots: tuple = ()):
+    def __init__(self, name: str = "", slots: tuple = ()) -> None:
         super().__init__(name)
         self._init_slots(_slots(*slots))
 
@@ -635,12 +642,12 @@ class _RoughPBRTMaterial(_PBRTMaterial):
     _ROUGHNESS_SIZE = 2
 
     @property
-    def roughness(self):
+    def roughness(self) -> float2 | float4:
         values = self._specular[: self._ROUGHNESS_SIZE]
         return float2(values) if self._ROUGHNESS_SIZE == 2 else float4(values)
 
     @roughness.setter
-    def roughness(self, value):
+    def roughness(self, value: float2 | float4 | Sequence[float]) -> None:
         v = (float2 if self._ROUGHNESS_SIZE == 2 else float4)(value)
         self.specularParams = list(v) + list(self._specular[self._ROUGHNESS_SIZE:])
 
@@ -648,17 +655,18 @@ class _RoughPBRTMaterial(_PBRTMaterial):
 class PBRTDiffuseMaterial(_PBRTMaterial):
     _TYPE = MaterialType.PBRTDiffuse
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *device_and_name: Any, name: str = "") -> None:
         # Falcor also binds PBRTDiffuseMaterial(device, name=""): a leading device is accepted.
-        if args and not isinstance(args[0], str):
-            args = args[1:]
-        super().__init__(*args, **kwargs, slots=((_S.BaseColor, "baseColor", "RGBA", True), (_S.Normal, "normal", "RGB", False)))
+        if device_and_name and not isinstance(device_and_name[0], str):
+            device_and_name = device_and_name[1:]
+        super().__init__(device_and_name[0] if device_and_name else name,
+                         slots=((_S.BaseColor, "baseColor", "RGBA", True), (_S.Normal, "normal", "RGB", False)))
 
 
 class PBRTDiffuseTransmissionMaterial(_PBRTMaterial):
     _TYPE = MaterialType.PBRTDiffuseTransmission
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name, ((_S.BaseColor, "baseColor", "RGBA", True), (_S.Transmission, "transmission", "RGB", True),
                                 (_S.Normal, "normal", "RGB", False)))
 
@@ -666,7 +674,7 @@ class PBRTDiffuseTransmissionMaterial(_PBRTMaterial):
 class PBRTConductorMaterial(_RoughPBRTMaterial):
     _TYPE = MaterialType.PBRTConductor
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name, ((_S.BaseColor, "baseColor", "RGBA", False), (_S.Transmission, "transmission", "RGB", False),
                                 (_S.Specular, "specular", "RG", False), (_S.Normal, "normal", "RGB", False)))
 
@@ -674,7 +682,7 @@ class PBRTConductorMaterial(_RoughPBRTMaterial):
 class PBRTDielectricMaterial(_RoughPBRTMaterial):
     _TYPE = MaterialType.PBRTDielectric
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name, ((_S.Specular, "specular", "RG", False), (_S.Normal, "normal", "RGB", False)))
 
 
@@ -682,7 +690,7 @@ class PBRTCoatedConductorMaterial(_RoughPBRTMaterial):
     _TYPE = MaterialType.PBRTCoatedConductor
     _ROUGHNESS_SIZE = 4
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name, ((_S.BaseColor, "baseColor", "RGBA", False), (_S.Transmission, "transmission", "RGB", False),
                                 (_S.Specular, "specular", "RGBA", False), (_S.Normal, "normal", "RGB", False)))
 
@@ -690,7 +698,7 @@ class PBRTCoatedConductorMaterial(_RoughPBRTMaterial):
 class PBRTCoatedDiffuseMaterial(_RoughPBRTMaterial):
     _TYPE = MaterialType.PBRTCoatedDiffuse
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = "") -> None:
         super().__init__(name, ((_S.BaseColor, "baseColor", "RGBA", True), (_S.Specular, "specular", "RG", False),
                                 (_S.Normal, "normal", "RGB", False)))
 
@@ -706,7 +714,7 @@ def _srgb_to_linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
-def merl_fit(path) -> dict:
+def merl_fit(path: str | os.PathLike[str]) -> dict:
     """The diffuse + GGX lobe a MERL table is importance sampled with (Falcor's DiffuseSpecularData):
     from the JSON file beside it (`base_color_srgb`, `roughness`, `specular`, `metallic`), else, with
     a warning as in Falcor, Falcor's defaults (half diffuse, half specular, medium roughness)."""
@@ -729,7 +737,7 @@ class MERLMaterial(IMaterial):
 
     _TYPE = MaterialType.MERL
 
-    def __init__(self, name: str, path):
+    def __init__(self, name: str, path: str | os.PathLike[str]) -> None:
         super().__init__(name)
         self.path = _measured_file(path, "MERLMaterial")
 
@@ -743,7 +751,7 @@ class MERLMaterial(IMaterial):
 class MERLMixMaterial(IMaterial):
     _TYPE = MaterialType.MERLMix
 
-    def __init__(self, name: str, paths: list):
+    def __init__(self, name: str, paths: list) -> None:
         super().__init__(name)
         self.paths = [_measured_file(p, "MERLMixMaterial") for p in paths]
         if not self.paths:
@@ -760,11 +768,11 @@ class MERLMixMaterial(IMaterial):
 class RGLMaterial(IMaterial):
     _TYPE = MaterialType.RGL
 
-    def __init__(self, name: str, path):
+    def __init__(self, name: str, path: str | os.PathLike[str]) -> None:
         super().__init__(name)
         self.load(path)
 
-    def load(self, path) -> bool:
+    def load(self, path: str | os.PathLike[str]) -> bool:
         self.path = _measured_file(path, "RGLMaterial")
         self._changed()
         return True

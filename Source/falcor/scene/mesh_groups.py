@@ -26,7 +26,7 @@ def mesh_groups(placements: list, static: set, flags: SceneBuilderFlags) -> list
         else:
             by_node_set.setdefault(tuple(nodes), []).append(i)
 
-    def add(groups: list, meshes: list, split_flag: SceneBuilderFlags):
+    def add(groups: list, meshes: list, split_flag: SceneBuilderFlags) -> None:
         groups.extend([[i] for i in meshes] if flags & split_flag else [meshes])
 
     groups: list = []
@@ -44,7 +44,7 @@ def order_meshes_and_instances(placements: list, static: set, flags: SceneBuilde
     groups = mesh_groups(placements, static, flags)
     order = [i for group in groups for i in group]
     new_id = {old: new for new, old in enumerate(order)}
-    instances = []
+    instances: list = []
     for group in groups:  # the meshes of a group share their placing nodes
         for node in placements[group[0]]:
             instances.extend((new_id[i], node) for i in group)

@@ -75,7 +75,7 @@ class Pretransformed:
     """Meshes after pre-transformation: `meshes` and their `placements` (node lists), the node
     `matrices` and `parents` with the identity node appended, and the `static` mesh indices."""
 
-    def __init__(self, meshes: list, placements: list, matrices: list, parents: list, static: set):
+    def __init__(self, meshes: list, placements: list, matrices: list, parents: list, static: set) -> None:
         self.meshes, self.placements, self.matrices, self.parents, self.static = meshes, placements, matrices, parents, static
 
 

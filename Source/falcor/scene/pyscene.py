@@ -27,7 +27,7 @@ def active_scene_builder():
     return _builders[-1] if _builders else None
 
 
-def import_pyscene(path, builder, dict_=None):
+def import_pyscene(path, builder, dict_=None) -> None:
     path = Path(os.fspath(path)).resolve()
     if path in _importing:
         raise error(path, "Scene is imported recursively.")
@@ -38,7 +38,7 @@ def import_pyscene(path, builder, dict_=None):
     _run(script, path, builder)
 
 
-def import_pyscene_from_string(script: str, builder):
+def import_pyscene_from_string(script: str, builder) -> None:
     _run(script, None, builder)
 
 
@@ -64,7 +64,7 @@ def _scoped_import(builder, path):
             resolver.set_search_paths(saved)
 
 
-def _run(script: str, path, builder):
+def _run(script: str, path, builder) -> None:
     if _has_legacy_header(script):
         raise error(path, "Python scene is using old header comment syntax. Use the new 'sceneBuilder' object instead.")
     filename = str(path) if path is not None else "<pyscene>"
@@ -76,7 +76,8 @@ def _run(script: str, path, builder):
         try:
             exec(compile(script, filename, "exec"), context)
         except _ext.ImporterError as e:
-            if getattr(e, "path", None) and e.path != filename:  # a nested import failed: report where it was called
+            nested = getattr(e, "path", None)  # set by importers.error()
+            if nested and nested != filename:  # a nested import failed: report where it was called
                 raise error(path, f"line {_script_line(e, filename)}: {e}") from e
             raise
         except SyntaxError as e:

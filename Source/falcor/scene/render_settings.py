@@ -11,7 +11,7 @@ def _fmt_float(v: float) -> str:
 
 class SceneRenderSettings:
     def __init__(self, useEnvLight: bool = True, useAnalyticLights: bool = True, useEmissiveLights: bool = True,
-                 useGridVolumes: bool = True, diffuseAlbedoMultiplier: float = 1.0):
+                 useGridVolumes: bool = True, diffuseAlbedoMultiplier: float = 1.0) -> None:
         self.useEnvLight = bool(useEnvLight)
         self.useAnalyticLights = bool(useAnalyticLights)
         self.useEmissiveLights = bool(useEmissiveLights)

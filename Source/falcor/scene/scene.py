@@ -11,10 +11,14 @@ import math
 import os
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import falcor_ext as _ext
 from ..math_types import float3
+from ..settings import Settings
+from ._values import Vector3Like
 from .aabb import AABB
+from .light import Light
 from .animation import INVALID_ID
 from .camera import Camera
 from .envmap import EnvMap
@@ -30,7 +34,7 @@ from .update_flags import SceneUpdateFlags
 _F = SceneUpdateFlags
 
 
-def _warn(message: str):
+def _warn(message: str) -> None:
     _ext.Logger.log(_ext.Logger.Level.Warning, message)
 
 
@@ -40,7 +44,7 @@ def _required(buffers: dict, name: str):
     return buffers[name]
 
 
-def _write_buffer(buffer, data: np.ndarray):
+def _write_buffer(buffer, data: np.ndarray) -> None:
     if isinstance(buffer, np.ndarray):
         buffer.reshape(-1)[: data.size] = data.reshape(-1)
     else:
@@ -58,14 +62,14 @@ def _read_floats(buffer, count: int, width: int) -> np.ndarray:
 class MeshDesc:
     """What `Scene.get_mesh` returns."""
 
-    def __init__(self, vertex_count: int, triangle_count: int):
+    def __init__(self, vertex_count: int, triangle_count: int) -> None:
         self.vertex_count, self.triangle_count = vertex_count, triangle_count
 
 
 class BuiltMesh:
     """A mesh of a built scene as Python keeps it: its arrays live in the native scene."""
 
-    def __init__(self, spec):
+    def __init__(self, spec) -> None:
         self.name, self.material, self.material_id = spec.name, spec.material, spec.material_id
         self.vertex_count, self.triangle_count = len(spec.positions), len(spec.triangles)
         self.front_face_cw, self.is_animated = spec.front_face_cw, spec.is_animated
@@ -74,7 +78,7 @@ class BuiltMesh:
 class _Geometry:
     """Meshes, instances and the node hierarchy of a built scene."""
 
-    def __init__(self, meshes: list, instances: list, node_matrices: list, node_parents: list):
+    def __init__(self, meshes: list, instances: list, node_matrices: list, node_parents: list) -> None:
         self.meshes = meshes            # BuiltMesh records
         self.instances = instances      # (mesh_id, node_id)
         self.local = [m.copy() for m in node_matrices]
@@ -83,12 +87,12 @@ class _Geometry:
         self.world = self._world_matrices()
 
     def _world_matrices(self) -> list:
-        world = []
+        world: list[np.ndarray] = []
         for local, parent in zip(self.local, self.parents):
             world.append(local if parent == INVALID_ID else world[parent] @ local)
         return world
 
-    def recompute_world(self):
+    def recompute_world(self) -> None:
         self.world = self._world_matrices()
 
     def instance_matrices(self) -> np.ndarray:
@@ -99,7 +103,9 @@ class _Geometry:
 
 def _merge_duplicate_materials(materials: list) -> tuple[list, dict]:
     """Falcor keeps one of each set of materials equal in everything but the name."""
-    unique, id_map, first_with_key = [], {}, {}
+    unique: list = []
+    id_map: dict[int, int] = {}
+    first_with_key: dict = {}
     for i, m in enumerate(materials):
         key = m._duplicate_key()
         j = first_with_key.get(key)
@@ -123,7 +129,7 @@ def _apply_texture_transform(texcoords: np.ndarray, material: IMaterial) -> np.n
 
 def _placements(builder: SceneBuilder) -> list:
     """The sorted unique nodes that place each mesh (Falcor keeps them as a set per mesh)."""
-    placements = [set() for _ in builder._meshes]
+    placements: list[set[int]] = [set() for _ in builder._meshes]
     for node_id, node in enumerate(builder._nodes):
         for mesh_id in node.mesh_ids:
             placements[mesh_id].add(node_id)
@@ -172,7 +178,7 @@ class SceneContents:
     """Everything a built scene is made of except the mesh arrays (which the native scene holds):
     picklable, so the scene cache can store it."""
 
-    def __init__(self, builder: SceneBuilder, geometry: _Geometry, materials: list):
+    def __init__(self, builder: SceneBuilder, geometry: _Geometry, materials: list) -> None:
         self.geometry = geometry
         self.materials = list(materials)
         self.lights = list(builder._lights)
@@ -188,7 +194,8 @@ class SceneContents:
 
 
 class Scene(SceneLighting):
-    def __init__(self, contents: SceneContents, settings, mesh_arrays: list = None, geometry_cache: tuple = None):
+    def __init__(self, contents: SceneContents, settings, mesh_arrays: list | None = None,
+                 geometry_cache: tuple | None = None) -> None:
         """A scene from its contents, with the mesh arrays given (`mesh_arrays`: the MeshSpecs, in
         the order of contents.geometry.meshes) or read from a scene cache file (`geometry_cache`:
         (path, byte offset), which also holds the bottom-level trees)."""
@@ -205,7 +212,7 @@ class Scene(SceneLighting):
         self._flags = contents.flags
         self.import_paths = list(contents.import_paths)
         self.import_dicts = list(contents.import_dicts)
-        self._camera_bounds = None
+        self._camera_bounds: AABB | None = None
         self._animations_enabled = True
         self.loopAnimations = True
 
@@ -229,7 +236,7 @@ class Scene(SceneLighting):
         self._viewpoints: list = []
         self._current_viewpoint = 0
         self._pushed: dict = {}  # what the snapshot last received (versions, objects)
-        self._anim_state = None  # (enabled, time, previous time) of the last animation update
+        self._anim_state: tuple[bool, float, float] | None = None  # (enabled, time, previous time) of the last update
         self.update(0.0)  # the first frame: animations at time 0, previous-frame data = current
         self.addViewpoint()  # viewpoint 0: the selected camera as loaded
 
@@ -265,7 +272,7 @@ class Scene(SceneLighting):
             self._pushed["settings"] = settings
         return SceneUpdateFlags(self.native.update(extra))
 
-    def reset_frame_history(self):
+    def reset_frame_history(self) -> None:
         """Extension: the next `update` starts a new frame history, as the first one after loading
         does: animations start from the static transforms and previous-frame data (motion vectors)
         equals the current frame's. Batch tasks use it so a task renders the same bits whatever the
@@ -305,12 +312,12 @@ class Scene(SceneLighting):
                 result.add(i)
         return result
 
-    def _animate_object(self, obj, moved_nodes: set):
+    def _animate_object(self, obj, moved_nodes: set) -> None:
         node = obj._node_id
         if node != INVALID_ID and obj.hasAnimation and obj.animated and node in moved_nodes:
             obj.updateFromAnimation(self._geometry.world[node])
 
-    def _update_camera(self, moved_nodes: set):
+    def _update_camera(self, moved_nodes: set) -> None:
         camera = self.camera
         self._animate_object(camera, moved_nodes)
         key = (id(camera), camera._version)
@@ -319,7 +326,7 @@ class Scene(SceneLighting):
             self.native.set_camera(camera._native_params(), switched)
             self._pushed["camera"] = key
 
-    def _update_lights(self, moved_nodes: set):
+    def _update_lights(self, moved_nodes: set) -> None:
         for light in self._lights:
             if light.active:
                 self._animate_object(light, moved_nodes)
@@ -331,7 +338,7 @@ class Scene(SceneLighting):
         self.native.set_lights([l._native_data() for l in self._lights if l.active], active_changed)
         self._pushed["lights"], self._pushed["active_lights"] = versions, active
 
-    def _update_materials(self):
+    def _update_materials(self) -> None:
         seen = self._pushed.setdefault("materials", {})
         for i, m in enumerate(self._materials):
             m._update()
@@ -340,7 +347,7 @@ class Scene(SceneLighting):
                     self.native.set_material(i, m._native_data())
                 seen[i] = (id(m), m._version)
 
-    def _update_env_map(self):
+    def _update_env_map(self) -> None:
         env = self._env_map
         key = None if env is None else (id(env), env._version)
         if self._pushed.get("envmap", "unset") != key:
@@ -353,7 +360,7 @@ class Scene(SceneLighting):
         return self._cameras[self._selected_camera]
 
     @camera.setter
-    def camera(self, camera: Camera):
+    def camera(self, camera: Camera) -> None:
         index = next((i for i, c in enumerate(self._cameras) if c is camera), None)
         if index is None:
             if camera is not None:
@@ -370,13 +377,14 @@ class Scene(SceneLighting):
         return self._camera_speed
 
     @cameraSpeed.setter
-    def cameraSpeed(self, speed: float):
+    def cameraSpeed(self, speed: float) -> None:
         self._camera_speed = max(0.0, float(np.float32(speed)))
 
-    def setCameraBounds(self, minPoint, maxPoint):
+    def setCameraBounds(self, minPoint: Vector3Like, maxPoint: Vector3Like) -> None:
         self._camera_bounds = AABB(minPoint, maxPoint)
 
-    def addViewpoint(self, position=None, target=None, up=None, cameraIndex: int = 0):
+    def addViewpoint(self, position: Vector3Like | None = None, target: Vector3Like | None = None,
+                     up: Vector3Like | None = None, cameraIndex: int = 0) -> None:
         """Without arguments: the selected camera's current placement."""
         if position is None:
             c = self.camera
@@ -384,14 +392,14 @@ class Scene(SceneLighting):
         self._viewpoints.append((int(cameraIndex), float3(position), float3(target), float3(up)))
         self._current_viewpoint = len(self._viewpoints) - 1
 
-    def removeViewpoint(self):
+    def removeViewpoint(self) -> None:
         if self._current_viewpoint == 0:
             _warn("Cannot remove default viewpoint.")
             return
         del self._viewpoints[self._current_viewpoint]
         self._current_viewpoint = min(self._current_viewpoint, len(self._viewpoints) - 1)
 
-    def selectViewpoint(self, index: int):
+    def selectViewpoint(self, index: int) -> None:
         if not 0 <= index < len(self._viewpoints):
             _warn("Viewpoint does not exist.")
             return
@@ -413,12 +421,12 @@ class Scene(SceneLighting):
 
     volumes = gridVolumes
 
-    def getGridVolume(self, key):
+    def getGridVolume(self, key: str | int) -> None:
         return None
 
     getVolume = getGridVolume
 
-    def getLight(self, key):
+    def getLight(self, key: str | int) -> Light | None:
         if isinstance(key, str):
             return next((l for l in self._lights if l.name == key), None)
         return self._lights[int(key)] if 0 <= int(key) < len(self._lights) else None
@@ -427,7 +435,7 @@ class Scene(SceneLighting):
     def materials(self) -> list:
         return list(self._materials)
 
-    def get_material(self, key):
+    def get_material(self, key: str | int) -> IMaterial | None:
         if isinstance(key, str):
             return next((m for m in self._materials if m.name == key), None)
         index = int(key)
@@ -444,7 +452,7 @@ class Scene(SceneLighting):
         self._materials.append(material)
         return len(self._materials) - 1
 
-    def replace_material(self, index: int, replacement_material: IMaterial):
+    def replace_material(self, index: int, replacement_material: IMaterial) -> None:
         self.get_material(index)  # range check
         self._materials[int(index)] = replacement_material
 
@@ -468,7 +476,7 @@ class Scene(SceneLighting):
         return self._animations_enabled
 
     @animated.setter
-    def animated(self, enabled: bool):
+    def animated(self, enabled: bool) -> None:
         self._animations_enabled = bool(enabled)
 
     @property
@@ -476,7 +484,7 @@ class Scene(SceneLighting):
         """Extension: whether the scene has any animation."""
         return bool(self._animations)
 
-    def setEnvMap(self, path) -> bool:
+    def setEnvMap(self, path: str | os.PathLike[str]) -> bool:
         try:
             self._env_map = EnvMap(path)
         except _ext.RuntimeError:
@@ -484,7 +492,7 @@ class Scene(SceneLighting):
             return False
         return True
 
-    def getSettings(self):
+    def getSettings(self) -> Settings:
         return self._settings
 
     # ---- queries ----
@@ -493,7 +501,8 @@ class Scene(SceneLighting):
         lo, hi = self.native.bounds
         return AABB(lo, hi)
 
-    def cast_rays(self, origins, directions, t_min=0.0, t_max=math.inf, any_hit: bool = False) -> dict:
+    def cast_rays(self, origins: npt.ArrayLike, directions: npt.ArrayLike, t_min: npt.ArrayLike = 0.0,
+                  t_max: npt.ArrayLike = math.inf, any_hit: bool = False) -> dict:
         """Extension: traces world-space rays (arrays (K, 3); t ranges scalars or (K,)), alpha-tested.
         Closest hits: {'hit', 't', 'instance_id', 'primitive_index', 'barycentrics'} (misses have
         t = inf and ids 0xFFFFFFFF); with any_hit: {'hit'}."""
@@ -510,7 +519,7 @@ class Scene(SceneLighting):
 
         return scene_stats(self)
 
-    def get_mesh_vertices_and_indices(self, mesh_id: int, buffers: dict):
+    def get_mesh_vertices_and_indices(self, mesh_id: int, buffers: dict) -> None:
         """Writes the mesh's `positions` (float3), `texcrds` (float3, z = 0) and `triangleIndices`
         (uint3) into the given buffers (falcor Buffers or numpy arrays)."""
         a = self.native.get_mesh_arrays(int(mesh_id))
@@ -518,7 +527,7 @@ class Scene(SceneLighting):
         for name, data in (("triangleIndices", a["triangles"]), ("positions", a["positions"]), ("texcrds", texcrds)):
             _write_buffer(_required(buffers, name), data)
 
-    def set_mesh_vertices(self, mesh_id: int, buffers: dict):
+    def set_mesh_vertices(self, mesh_id: int, buffers: dict) -> None:
         """Replaces the mesh's vertex data from float3 buffers `positions`, `normals`, `tangents`
         (bitangent sign +1) and `texcrds` (xy used); takes effect at the next update."""
         n = self.get_mesh(mesh_id).vertex_count
@@ -526,10 +535,10 @@ class Scene(SceneLighting):
         self.native.set_mesh_vertices(int(mesh_id), pos, nrm, np.concatenate([tan, np.ones((n, 1), np.float32)], axis=1),
                                       tex[:, :2])
 
-    def get_material_params(self, material_ids_buffer, params_buffer):
+    def get_material_params(self, material_ids_buffer, params_buffer) -> None:
         raise _ext.RuntimeError("get_material_params works on GPU buffers (differentiable rendering): not supported by the CPU engine.")
 
-    def set_material_params(self, material_ids_buffer, params_buffer):
+    def set_material_params(self, material_ids_buffer, params_buffer) -> None:
         raise _ext.RuntimeError("set_material_params works on GPU buffers (differentiable rendering): not supported by the CPU engine.")
 
     def getScript(self, var: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from .render_settings import SceneRenderSettings
 from .transform import Transform
 from .triangle_mesh import TriangleMesh
 
+if TYPE_CHECKING:
+    from .scene import Scene
+
 
 class SceneLighting:
     """`renderSettings` and `envMap`, which SceneBuilder and Scene both expose: the settings are
@@ -33,15 +37,15 @@ class SceneLighting:
         return self._render_settings
 
     @renderSettings.setter
-    def renderSettings(self, settings: SceneRenderSettings):
+    def renderSettings(self, settings: SceneRenderSettings) -> None:
         self._render_settings = settings._copy()
 
     @property
-    def envMap(self):
+    def envMap(self) -> EnvMap | None:
         return self._env_map
 
     @envMap.setter
-    def envMap(self, env_map):
+    def envMap(self, env_map: EnvMap | None) -> None:
         if env_map is not None and not isinstance(env_map, EnvMap):
             raise TypeError(f"envMap must be an EnvMap or None, not {type(env_map).__name__}")
         self._env_map = env_map
@@ -72,14 +76,14 @@ class SceneBuilderFlags(enum.IntFlag):
     RebuildCache = 0x20000000
 
 
-def _warn(message: str):
+def _warn(message: str) -> None:
     _ext.Logger.log(_ext.Logger.Level.Warning, message)
 
 
 class MeshSpec:
     """A mesh as added: its arrays (copied), material, winding and animation flag."""
 
-    def __init__(self, mesh: TriangleMesh, material: IMaterial, is_animated: bool):
+    def __init__(self, mesh: TriangleMesh, material: IMaterial, is_animated: bool) -> None:
         self.name = mesh.name
         self.positions = mesh.positions.copy()
         self.normals = mesh.normals.copy()
@@ -88,12 +92,14 @@ class MeshSpec:
         self.front_face_cw = bool(mesh.frontFaceCW)
         self.material = material
         self.is_animated = bool(is_animated)
+        self.material_id = -1  # set when the scene is built
+        self.tangents: np.ndarray | None = None
 
 
 class Node:
     """A scene-graph node: local transform (4x4), parent (INVALID_ID for roots), meshes it places."""
 
-    def __init__(self, name: str, matrix: np.ndarray, parent: int):
+    def __init__(self, name: str, matrix: np.ndarray, parent: int) -> None:
         self.name, self.matrix, self.parent = name, matrix, parent
         self.mesh_ids: list[int] = []
 
@@ -111,7 +117,7 @@ def _checked_matrix(name: str, matrix: np.ndarray) -> np.ndarray:
 class SceneBuilder(SceneLighting):
     """The global `sceneBuilder` of pyscenes; `getScene()` (extension) builds the scene once."""
 
-    def __init__(self, flags=SceneBuilderFlags.Default, settings=None):
+    def __init__(self, flags: SceneBuilderFlags | int = SceneBuilderFlags.Default, settings: Settings | None = None) -> None:
         self._flags = SceneBuilderFlags(int(flags))
         self._settings = settings if settings is not None else Settings()
         self._meshes: list[MeshSpec] = []
@@ -127,7 +133,7 @@ class SceneBuilder(SceneLighting):
         self._camera_speed = 1.0
         self.import_paths: list = []
         self.import_dicts: list = []
-        self._scene = None
+        self._scene: Scene | None = None
 
     # ---- properties ----
     @property
@@ -157,11 +163,11 @@ class SceneBuilder(SceneLighting):
         return list(self._animations)
 
     @property
-    def selectedCamera(self):
+    def selectedCamera(self) -> Camera | None:
         return self._cameras[self._selected_camera] if self._selected_camera < len(self._cameras) else None
 
     @selectedCamera.setter
-    def selectedCamera(self, camera):
+    def selectedCamera(self, camera: Camera) -> None:
         self._selected_camera = next((i for i, c in enumerate(self._cameras) if c is camera), 0)
 
     @property
@@ -169,11 +175,11 @@ class SceneBuilder(SceneLighting):
         return self._camera_speed
 
     @cameraSpeed.setter
-    def cameraSpeed(self, speed: float):
+    def cameraSpeed(self, speed: float) -> None:
         self._camera_speed = float(np.float32(speed))
 
     @property
-    def assetResolver(self):
+    def assetResolver(self) -> _ext.AssetResolver:
         return _ext.AssetResolver.default_resolver
 
     @property
@@ -186,11 +192,11 @@ class SceneBuilder(SceneLighting):
         """Extension: the meshes as added (MeshSpec records)."""
         return list(self._meshes)
 
-    def getSettings(self):
+    def getSettings(self) -> Settings:
         return self._settings
 
     # ---- import ----
-    def importScene(self, path, dict=None):
+    def importScene(self, path: str | os.PathLike[str], dict: dict | None = None) -> None:
         """Imports a file through the importer registered for its extension."""
         resolver = _ext.AssetResolver.default_resolver
         resolved = resolver.resolve_path(os.fspath(path), _ext.AssetCategory.Scene)
@@ -212,7 +218,7 @@ class SceneBuilder(SceneLighting):
         except Exception as e:  # an importer's own failure: still name the file
             raise importers.error(resolved, f"{type(e).__name__}: {e}") from e
 
-    def importSceneFromString(self, text: str, extension: str = "pyscene"):
+    def importSceneFromString(self, text: str, extension: str = "pyscene") -> None:
         """Extension (Falcor's importFromMemory for pyscenes)."""
         from .pyscene import import_pyscene_from_string
 
@@ -247,7 +253,7 @@ class SceneBuilder(SceneLighting):
         self._materials.append(material)
         return len(self._materials) - 1
 
-    def replaceMaterial(self, material: IMaterial, replacement: IMaterial):
+    def replaceMaterial(self, material: IMaterial, replacement: IMaterial) -> None:
         if material is None or replacement is None:
             raise _ext.RuntimeError("'pMaterial' is missing" if material is None else "'pReplacement' is missing")
         index = next((i for i, m in enumerate(self._materials) if m is material), None)
@@ -258,31 +264,31 @@ class SceneBuilder(SceneLighting):
             if mesh.material is material:
                 mesh.material = replacement
 
-    def getMaterial(self, name: str):
+    def getMaterial(self, name: str) -> IMaterial | None:
         return next((m for m in self._materials if m.name == name), None)
 
-    def loadMaterialTexture(self, material: IMaterial, slot: MaterialTextureSlot, path):
+    def loadMaterialTexture(self, material: IMaterial, slot: MaterialTextureSlot, path: str | os.PathLike[str]) -> None:
         """Loads the texture now (Falcor loads asynchronously; the result is the same)."""
         if material is None:
             raise _ext.RuntimeError("'pMaterial' is missing")
         srgb = not (self._flags & SceneBuilderFlags.AssumeLinearSpaceTextures)
         material.loadTexture(slot, path, srgb)
 
-    def waitForMaterialTextureLoading(self):
+    def waitForMaterialTextureLoading(self) -> None:
         pass
 
-    def addSDFGrid(self, sdfGrid, material):
+    def addSDFGrid(self, sdfGrid, material) -> None:
         raise _ext.RuntimeError("SDF grids are not supported by the CPU engine.")
 
-    def addSDFGridInstance(self, nodeID, sdfGridID, /):
+    def addSDFGridInstance(self, nodeID, sdfGridID, /) -> None:
         raise _ext.RuntimeError("SDF grids are not supported by the CPU engine.")
 
-    def addCustomPrimitive(self, userID, aabb, /):
+    def addCustomPrimitive(self, userID, aabb, /) -> None:
         """Recorded (Falcor ray-traces them with user intersection shaders); the CPU renderer ignores them."""
         _ext.Logger.log_once(_ext.Logger.Level.Warning, "Custom primitives are recorded but not rendered by the CPU engine.")
         self._custom_primitives.append((int(userID), aabb))
 
-    def addGridVolume(self, gridVolume, nodeID=INVALID_ID):
+    def addGridVolume(self, gridVolume, nodeID=INVALID_ID) -> None:
         raise _ext.RuntimeError("Grid volumes are not supported by the CPU engine.")
 
     addVolume = addGridVolume
@@ -299,10 +305,10 @@ class SceneBuilder(SceneLighting):
         self._lights.append(light)
         return len(self._lights) - 1
 
-    def getLight(self, name: str):
+    def getLight(self, name: str) -> Light | None:
         return next((l for l in self._lights if l.name == name), None)
 
-    def loadLightProfile(self, filename, normalize: bool = True):
+    def loadLightProfile(self, filename: str | os.PathLike[str], normalize: bool = True) -> None:
         _ext.Logger.log_once(_ext.Logger.Level.Warning, "Light profiles are not supported by the CPU engine; ignored.")
 
     def addCamera(self, camera: Camera) -> int:
@@ -311,12 +317,12 @@ class SceneBuilder(SceneLighting):
         self._cameras.append(camera)
         return len(self._cameras) - 1
 
-    def addAnimation(self, animation: Animation):
+    def addAnimation(self, animation: Animation) -> None:
         if animation is None:
             raise _ext.RuntimeError("'pAnimation' is missing")
         self._animations.append(animation)
 
-    def createAnimation(self, animatable: Animatable, name: str, duration: float):
+    def createAnimation(self, animatable: Animatable, name: str, duration: float) -> Animation | None:
         """A new animation of the animatable's node (a node is created if it has none); None with
         a warning when that node is already animated."""
         if animatable is None:
@@ -343,7 +349,7 @@ class SceneBuilder(SceneLighting):
         return False
 
     # ---- scene graph ----
-    def addNode(self, name: str, transform: Transform = None, parent: int = INVALID_ID) -> int:
+    def addNode(self, name: str, transform: Transform | None = None, parent: int = INVALID_ID) -> int:
         matrix = (transform if transform is not None else Transform()).matrix_array()
         return self._add_node(name, matrix, int(parent))
 
@@ -354,7 +360,7 @@ class SceneBuilder(SceneLighting):
         self._nodes.append(Node(str(name), matrix, parent))
         return len(self._nodes) - 1
 
-    def addMeshInstance(self, nodeID: int, meshID: int, /):
+    def addMeshInstance(self, nodeID: int, meshID: int, /) -> None:
         nodeID, meshID = int(nodeID), int(meshID)
         if not 0 <= nodeID < len(self._nodes):
             raise _ext.RuntimeError(f"'nodeID' ({nodeID}) is out of range")
@@ -363,7 +369,7 @@ class SceneBuilder(SceneLighting):
         self._nodes[nodeID].mesh_ids.append(meshID)
 
     # ---- build ----
-    def getScene(self):
+    def getScene(self) -> Scene:
         """Extension: builds the scene (once) and returns it."""
         if self._scene is None:
             from .scene import build_scene
@@ -371,7 +377,7 @@ class SceneBuilder(SceneLighting):
             self._scene = build_scene(self)
         return self._scene
 
-    def _add_dummy_mesh(self):
+    def _add_dummy_mesh(self) -> None:
         _warn("Scene contains no meshes. Creating a dummy mesh.")
         mesh = TriangleMesh.from_arrays([(0, 0, 0)], [(0, 1, 0)], [(0, 0)], [0, 0, 0])
         mesh_id = self.addTriangleMesh(mesh, StandardMaterial("Dummy"))

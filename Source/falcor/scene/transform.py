@@ -2,15 +2,20 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
 from ..math_types import float3, float4x4
 from . import rotation
 from ._enum import BoundEnum
+from ._values import Vector3Like
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
-def inverse(m) -> np.ndarray:
+def inverse(m: np.ndarray) -> np.ndarray:
     """The inverse of a square matrix, in double precision; a singular one (a zero scale, which
     glTF files use to hide objects) gets its pseudo-inverse, so what it flattens stays flat."""
     m = np.asarray(m, np.float64)
@@ -39,19 +44,32 @@ _PRODUCTS = {
 }
 
 
+class TransformArgs(TypedDict, total=False):
+    """What `Transform(...)` takes (as keywords)."""
+    translation: float3
+    scaling: float3 | float
+    rotationEuler: float3
+    rotationEulerDeg: float3
+    position: float3
+    target: float3
+    up: float3
+    order: CompositionOrder
+
+
 class Transform:
     """Keyword-only constructor as in Falcor: `translation`, `scaling` (float3 or a number for
     uniform scaling), `rotationEuler` (radians), `rotationEulerDeg`, `position`/`target`/`up`
     (look-at, applied last when all three are given) and `order`. Vector values must be `float3`
     objects; anything else (e.g. a list) and unknown keys are silently ignored, as in Falcor."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Unpack[TransformArgs]) -> None:
         self._translation = float3(0.0)
         self._scaling = float3(1.0)
         self._rotation = np.array([0.0, 0.0, 0.0, 1.0])
         self._order = CompositionOrder.Default
-        look_at = {}
-        for key, value in kwargs.items():
+        look_at: dict[str, float3] = {}
+        arguments: dict[str, Any] = dict(kwargs)  # checked by type here: Falcor ignores what doesn't fit
+        for key, value in arguments.items():
             is_float3 = isinstance(value, float3)
             is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
             if key == "translation" and is_float3:
@@ -69,7 +87,7 @@ class Transform:
         if len(look_at) == 3:
             self.lookAt(look_at["position"], look_at["target"], look_at["up"])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Transform()"
 
     @property
@@ -77,7 +95,7 @@ class Transform:
         return float3(self._translation)
 
     @translation.setter
-    def translation(self, value):
+    def translation(self, value: Vector3Like) -> None:
         self._translation = float3(value)
 
     @property
@@ -85,7 +103,7 @@ class Transform:
         return float3(self._scaling)
 
     @scaling.setter
-    def scaling(self, value):
+    def scaling(self, value: Vector3Like) -> None:
         self._scaling = float3(value)
 
     @property
@@ -93,7 +111,7 @@ class Transform:
         return float3(rotation.euler_from_quat(self._rotation))
 
     @rotationEuler.setter
-    def rotationEuler(self, angles):
+    def rotationEuler(self, angles: Vector3Like) -> None:
         self._rotation = rotation.quat_from_euler(float3(angles))
 
     @property
@@ -101,7 +119,7 @@ class Transform:
         return float3([math.degrees(a) for a in rotation.euler_from_quat(self._rotation)])
 
     @rotationEulerDeg.setter
-    def rotationEulerDeg(self, angles):
+    def rotationEulerDeg(self, angles: Vector3Like) -> None:
         self._rotation = rotation.quat_from_euler([math.radians(a) for a in float3(angles)])
 
     @property
@@ -109,7 +127,7 @@ class Transform:
         return self._order
 
     @order.setter
-    def order(self, value):
+    def order(self, value: CompositionOrder) -> None:
         if not isinstance(value, CompositionOrder):
             raise TypeError(f"Transform.order must be a CompositionOrder, not {type(value).__name__}")
         self._order = value
@@ -119,7 +137,7 @@ class Transform:
         """Extension: the rotation quaternion (x, y, z, w)."""
         return self._rotation.copy()
 
-    def lookAt(self, position, target, up):
+    def lookAt(self, position: Vector3Like, target: Vector3Like, up: Vector3Like) -> None:
         """Places the transform at `position`, its -Z axis looking at `target` (right-handed)."""
         self._translation = float3(position)
         direction = np.asarray(float3(target), np.float64) - np.asarray(self._translation, np.float64)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Sequence
 import os
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import falcor_ext as _ext
 from ..math_types import float2, float3
 from .asset_log import record_asset
+from ._values import Vector3Like
 from .transform import Transform, inverse
 
 
@@ -23,10 +26,11 @@ class TriangleMeshImportFlags(enum.IntFlag):
 class Vertex:
     """One mesh vertex (a copy: editing it does not change the mesh)."""
 
-    def __init__(self, position=float3(0), normal=float3(0), texCoord=float2(0)):
+    def __init__(self, position: Vector3Like = float3(0), normal: Vector3Like = float3(0),
+                 texCoord: float2 | Sequence[float] = float2(0)) -> None:
         self.position, self.normal, self.texCoord = float3(position), float3(normal), float2(texCoord)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Vertex(position={self.position!r}, normal={self.normal!r}, texCoord={self.texCoord!r})"
 
 
@@ -36,7 +40,7 @@ class TriangleMesh:
 
     Vertex = Vertex
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.name = ""
         self.frontFaceCW = False
         self._positions = np.zeros((0, 3), np.float32)
@@ -47,7 +51,8 @@ class TriangleMesh:
         self._pending_indices: list = []
 
     @classmethod
-    def from_arrays(cls, positions, normals, texcoords, indices, frontFaceCW: bool = False, name: str = "") -> "TriangleMesh":
+    def from_arrays(cls, positions: npt.ArrayLike, normals: npt.ArrayLike, texcoords: npt.ArrayLike, indices: npt.ArrayLike,
+                    frontFaceCW: bool = False, name: str = "") -> TriangleMesh:
         """Extension: a mesh from arrays (N, 3), (N, 3), (N, 2) and M*3 (or (M, 3)) indices."""
         mesh = cls()
         mesh.name, mesh.frontFaceCW = name, bool(frontFaceCW)
@@ -59,7 +64,7 @@ class TriangleMesh:
             raise _ext.RuntimeError("TriangleMesh: positions, normals and texture coordinates must have the same length.")
         return mesh
 
-    def _flush(self):
+    def _flush(self) -> None:
         if self._pending_vertices:
             v = np.array(self._pending_vertices, np.float32).reshape(-1, 8)
             self._positions = np.concatenate([self._positions, v[:, 0:3]])
@@ -103,14 +108,14 @@ class TriangleMesh:
         self._flush()
         return self._indices.tolist()
 
-    def addVertex(self, position, normal, texCoord) -> int:
+    def addVertex(self, position: Vector3Like, normal: Vector3Like, texCoord: float2 | Sequence[float]) -> int:
         self._pending_vertices.append([*float3(position), *float3(normal), *float2(texCoord)])
         return len(self._positions) + len(self._pending_vertices) - 1
 
-    def addTriangle(self, i0: int, i1: int, i2: int):
+    def addTriangle(self, i0: int, i1: int, i2: int) -> None:
         self._pending_indices.extend((int(i0), int(i1), int(i2)))
 
-    def applyTransform(self, transform):
+    def applyTransform(self, transform: Transform | npt.ArrayLike) -> None:
         """Extension (Falcor has it in C++ only): transforms positions and normals; flips the
         front-face winding when the transform mirrors."""
         m = transform.matrix_array() if isinstance(transform, Transform) else np.asarray(transform, np.float64)
@@ -125,7 +130,7 @@ class TriangleMesh:
 
     # ---- primitives ----
     @staticmethod
-    def createQuad(size=float2(1.0)) -> "TriangleMesh":
+    def createQuad(size: float2 | float = float2(1.0)) -> TriangleMesh:
         """Quad in the XZ plane (y = 0) facing +Y."""
         size = float2(size)
         hx, hz = 0.5 * size.x, 0.5 * size.y
@@ -157,7 +162,7 @@ class TriangleMesh:
     _CUBE_NORMALS = [(0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1), (-1, 0, 0), (1, 0, 0)]
 
     @staticmethod
-    def createCube(size=float3(1.0)) -> "TriangleMesh":
+    def createCube(size: Vector3Like | float = float3(1.0)) -> TriangleMesh:
         """Unit cube scaled by `size`: 4 vertices per face with the face's normal."""
         size = np.asarray(float3(size), np.float32)
         sign = np.where(size < 0, np.float32(-1), np.float32(1))
@@ -169,7 +174,7 @@ class TriangleMesh:
         return TriangleMesh.from_arrays(positions, normals, uvs, indices, bool(np.prod(size) < 0))
 
     @staticmethod
-    def createSphere(radius: float = 1.0, segmentsU: int = 32, segmentsV: int = 32) -> "TriangleMesh":
+    def createSphere(radius: float = 1.0, segmentsU: int = 32, segmentsV: int = 32) -> TriangleMesh:
         """UV sphere: (U+1)(V+1) vertices, u -> azimuth 2πu, v -> polar angle πv from +Y."""
         u = np.arange(segmentsU + 1, dtype=np.float32) / np.float32(segmentsU)
         v = np.arange(segmentsV + 1, dtype=np.float32) / np.float32(segmentsV)
@@ -187,7 +192,7 @@ class TriangleMesh:
         return TriangleMesh.from_arrays(dirs * np.float32(radius), dirs, uvs, indices)
 
     @staticmethod
-    def createFromFile(path, smoothNormals=False) -> "TriangleMesh | None":
+    def createFromFile(path: str | os.PathLike[str], smoothNormals: bool | TriangleMeshImportFlags = False) -> TriangleMesh | None:
         """Loads every mesh of a file (through trimesh), transformed into one object space and
         concatenated. The second argument is `smoothNormals` (bool) or TriangleMeshImportFlags.
         Returns None (with a warning) when the file can't be loaded."""
@@ -205,7 +210,7 @@ class TriangleMesh:
             return None
 
 
-def _warn(message: str):
+def _warn(message: str) -> None:
     _ext.Logger.log(_ext.Logger.Level.Warning, message)
 
 

@@ -44,7 +44,7 @@ def error(path, message: str) -> Exception:
     """A `falcor.ImporterError` naming the file (its `path` attribute holds the path)."""
     path = os.fspath(path) if path else ""
     e = _ext.ImporterError(f"{path}: {message}" if path else message)
-    e.path = path
+    setattr(e, "path", path)  # an attribute Python exceptions take; the stub's class lacks it
     return e
 
 

@@ -203,10 +203,11 @@ def world_matrix_at(scene: ImportedScene, node: int, channels: list[Channel], t:
     """A node's world matrix at time t, with every animated ancestor posed by the channels."""
     animated = {c.node for c in channels}
     matrix = np.eye(4)
-    while node is not None:
-        local = trs_matrix(*local_trs_at(scene, node, channels, t)) if node in animated else scene.nodes[node].matrix
+    current: int | None = node
+    while current is not None:
+        local = trs_matrix(*local_trs_at(scene, current, channels, t)) if current in animated else scene.nodes[current].matrix
         matrix = local @ matrix
-        node = scene.nodes[node].parent
+        current = scene.nodes[current].parent
     return matrix
 
 
@@ -265,7 +266,7 @@ def keyframe_times(channels: list[Channel]) -> np.ndarray:
 def local_trs_at(scene: ImportedScene, node: int, channels: list[Channel], t: float):
     """(translation, rotation xyzw, scale) of a node at time t: its rest pose overridden by its channels."""
     translate, angles, scale = decompose(scene.nodes[node].matrix, f"Node '{scene.nodes[node].name}'")
-    w, x, y, z = tf.quaternion_from_euler(*angles, axes="sxyz")
+    w, x, y, z = tf.quaternion_from_euler(angles[0], angles[1], angles[2], axes="sxyz")
     trs = {"translation": translate, "rotation": np.array([x, y, z, w]), "scale": scale}
     for c in channels:
         if c.node == node:
@@ -281,10 +282,10 @@ def local_trs_at(scene: ImportedScene, node: int, channels: list[Channel], t: fl
 def add_to_scene_builder(scene: ImportedScene, builder):
     """Add an imported scene through the public SceneBuilder API, in the order Falcor's importer uses:
     nodes, meshes (creating materials as meshes need them) and their instances, animations, cameras, lights."""
-    node_ids = []
+    node_ids: list[int] = []
     for node in scene.nodes:
         node_ids.append(_add_node(scene, node, node_ids, builder))
-    materials = {}
+    materials: dict = {}
     mesh_ids = [builder.addTriangleMesh(_triangle_mesh(scene, mesh, builder),
                                         _material(scene.materials, mesh.material, materials, builder))
                 for mesh in scene.meshes]
@@ -392,13 +393,14 @@ def _camera(scene: ImportedScene, c: Camera) -> FalcorCamera:
 
 def _light(scene: ImportedScene, l: Light):
     position, direction, _ = _frame(scene.world_matrix(l.node))
+    light: DirectionalLight | PointLight
     if l.kind == "directional":
         light = DirectionalLight(l.name)
     else:
-        light = PointLight(l.name)
-        light.position = float3(*position)
-        light.openingAngle = l.opening_angle
-        light.penumbraAngle = l.penumbra_angle
+        light = point = PointLight(l.name)
+        point.position = float3(*position)
+        point.openingAngle = l.opening_angle
+        point.penumbraAngle = l.penumbra_angle
     light.direction = float3(*direction)
     light.intensity = float3(*l.intensity)
     return light
@@ -407,7 +409,8 @@ def _light(scene: ImportedScene, l: Light):
 def _follow_node(scene: ImportedScene, node: int, animatable, builder):
     """If the node or an ancestor is animated, animate the camera/light with the node's world transform,
     sampled at the animations' keyframe times (Falcor attaches it to the node; the public API can't)."""
-    chain, ancestor = set(), node
+    chain: set[int] = set()
+    ancestor: int | None = node
     while ancestor is not None:
         chain.add(ancestor)
         ancestor = scene.nodes[ancestor].parent

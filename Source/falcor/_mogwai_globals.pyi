@@ -1,0 +1,16 @@
+# What a Mogwai render script finds in its globals besides `from falcor import *`
+# (falcor/scripting.py make_globals), declared for type checkers (falcor.typecheck).
+from falcor.clock import Clock
+from falcor.frame_capture import FrameCapture, TimingCapture
+from falcor.renderer import Renderer
+
+m: Renderer
+t: Clock
+fc: FrameCapture
+tc: TimingCapture
+
+def exit(errorCode: int = 0) -> None: ...
+def renderFrame() -> None: ...
+def resizeFrameBuffer(width: int, height: int, /) -> None: ...
+def resizeSwapChain(width: int, height: int, /) -> None: ...
+def setWindowPos(x: int, y: int) -> None: ...
