@@ -8,7 +8,6 @@ import os as _os
 from . import falcor_ext
 from .falcor_ext import *  # noqa: F401,F403
 from . import image_io as _image_io  # installs the Pillow/OpenEXR image reader  # noqa: F401
-from . import math_types
 from .math_types import *  # noqa: F401,F403
 from .clock import Clock
 from .profiler import Profiler
@@ -20,7 +19,6 @@ from .display import show
 from .buffer import Buffer, MemoryType
 from .testbed import Device, DeviceType, ResourceBindFlags, Testbed
 from .compute import ComputePass, Sampler, SlangCompileError, TextureAddressingMode
-from . import scene as _scene
 from .scene import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
@@ -33,14 +31,38 @@ def get_cmake_dir() -> str:
 
 _active_renderer = None  # the Mogwai Renderer whose script context is running, if any
 
-# Type checkers read `__all__` only as a literal list and otherwise export nothing; set through
-# globals() they don't see it, and export every public name the star imports above bring in,
-# which is the same set.
-globals()["__all__"] = [
-    "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings", "render", "show", "get_cmake_dir",
-    "ComputePass", "Sampler", "SlangCompileError", "TextureAddressingMode", "Buffer", "Device", "DeviceType",
-    "MemoryType", "ResourceBindFlags", "Testbed",
-] + falcor_ext.__all__ + math_types.__all__ + _scene.__all__
+# Every public name, as a literal list: type checkers and linters read only that form.
+# tests/typing/test_stubs.py checks it against the modules' own __all__.
+__all__ = [
+    # Python side
+    "Clock", "Profiler", "FrameCapture", "TimingCapture", "Renderer", "Settings", "render", "show",
+    "get_cmake_dir", "ComputePass", "Sampler", "SlangCompileError", "TextureAddressingMode", "Buffer",
+    "Device", "DeviceType", "MemoryType", "ResourceBindFlags", "Testbed",
+    # falcor_ext (the C++ extension)
+    "AssertionError", "AssetCategory", "AssetResolver", "CompileData", "ImporterError", "InternalDictionary",
+    "Logger", "NativeScene", "OutOfMemoryError", "RenderContext", "RenderData", "RenderGraph", "RenderPass",
+    "RenderPassAttributeGroup", "RenderPassReflection", "RenderPassReflectionField", "ResourceFormat",
+    "RuntimeError", "SearchPathPriority", "Texture", "TextureChannelFlags", "TextureFilteringMode",
+    "TriangleAccel", "content_checksum", "createPass", "expand_flat", "generate_tangents", "get_format_desc",
+    "get_plugin_search_paths", "get_render_pass_types", "get_thread_count", "loadPlugin",
+    "loadRenderPassLibrary", "load_all_plugins", "load_plugin", "read_image", "register_render_pass",
+    "rendering", "set_thread_count",
+    # falcor.math_types
+    "bool2", "bool3", "bool4", "int2", "int3", "int4", "uint2", "uint3", "uint4", "float2", "float3",
+    "float4", "float16_t", "float16_t2", "float16_t3", "float16_t4", "float3x3", "float3x4", "float4x4",
+    "DataType", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+    "float32", "float64",
+    # falcor.scene
+    "AABB", "Animatable", "Animation", "Camera", "EnvMap", "AnalyticAreaLight", "DirectionalLight",
+    "DiscLight", "DistantLight", "Light", "PointLight", "RectLight", "SphereLight", "load_scene",
+    "load_scene_from_string", "MATERIAL_PARAM_LAYOUTS", "AlphaMode", "BasicMaterial", "ClothMaterial",
+    "HairMaterial", "IMaterial", "Material", "MaterialTextureSlot", "MaterialType", "MERLMaterial",
+    "MERLMixMaterial", "PBRTCoatedConductorMaterial", "PBRTCoatedDiffuseMaterial", "PBRTConductorMaterial",
+    "PBRTDielectricMaterial", "PBRTDiffuseMaterial", "PBRTDiffuseTransmissionMaterial", "RGLMaterial",
+    "ShadingModel", "StandardMaterial", "get_material_param_layout", "SceneRenderSettings", "MeshDesc",
+    "Scene", "SceneBuilder", "SceneBuilderFlags", "CompositionOrder", "Transform", "TriangleMesh",
+    "TriangleMeshImportFlags", "SceneUpdateFlags",
+]
 
 # Mogwai loads plugins itself after logging its banner (as Falcor's embedded interpreter does).
 if _os.environ.get("FALCOR_EMBEDDED_PYTHON") != "1":

@@ -156,7 +156,7 @@ def layered_svg(model: GraphModel) -> str:
              f"<title>{escape(model.name or 'RenderGraph')}</title>",
              '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" '
              'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
-             f'<rect width="100%" height="100%" fill="white"/>']
+             '<rect width="100%" height="100%" fill="white"/>']
     for p in placed.values():
         parts.extend(pass_svg(p, model.marked))
     parts.extend(edges_svg(model, placed))

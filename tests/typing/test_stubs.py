@@ -68,3 +68,15 @@ def test_signatures_carry_names_types_and_defaults():
     assert "def scene(self) -> NativeScene | None:" in text
     assert "class RuntimeError(builtins.RuntimeError):" in text
     assert "Raises falcor.RuntimeError naming the pass or field" in text  # docstrings travel along
+
+
+def test_package_all_is_complete():
+    """falcor.__all__ is a literal list (what checkers read): it must name every public name of
+    the extension, the math types and the scene package, once, and each must exist."""
+    from falcor import math_types, scene  # noqa: PLC0415
+
+    names = falcor.__all__
+    assert len(names) == len(set(names))
+    assert set(falcor_ext.__all__) | set(math_types.__all__) | set(scene.__all__) <= set(names)
+    missing = [n for n in names if not hasattr(falcor, n)]
+    assert missing == []
