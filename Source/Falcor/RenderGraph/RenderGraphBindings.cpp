@@ -45,10 +45,7 @@ void defBoth(Class& cls, const char* camel, const char* snake, F&& f, const Extr
     cls.def(camel, f, extra...);
     cls.def(snake, std::forward<F>(f), extra...);
 }
-} // namespace
 
-namespace
-{
 /// Structure, pictures and files of a graph: the work is done by falcor.graph_picture and
 /// falcor.scripting; the declarations here give the stubs their signatures.
 void bindGraphPictures(py::classh<RenderGraph>& graph)

@@ -8,11 +8,11 @@ which is how the scene notices edits between frames.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import Any
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
 import os
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
