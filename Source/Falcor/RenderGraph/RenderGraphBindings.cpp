@@ -100,7 +100,8 @@ void registerRenderGraphBindings(py::module_& m)
     py::classh<RenderGraph> graph(m, "RenderGraph");
     graph.def(py::init<std::string>(), "name"_a = "");
     graph.def_property("name", [](const RenderGraph& g) { return withoutGil([&] { return g.getName(); }); },
-                       [](RenderGraph& g, std::string name) { withoutGil([&] { g.setName(std::move(name)); return 0; }); });
+                       [](RenderGraph& g, std::string name) { withoutGil([&] { g.setName(std::move(name)); return 0; }); },
+                       "The graph's name (Mogwai tells graphs apart by it; capture files are named after it).");
     graph.def_property("seed", [](const RenderGraph& g) { return withoutGil([&] { return g.getSeed(); }); },
                        [](RenderGraph& g, uint32_t seed) { withoutGil([&] { g.setSeed(seed); return 0; }); },
                        "Extension: a seed mixed into the passes' per-frame random numbers (0, the default, is Falcor's seeding). "
@@ -150,7 +151,8 @@ void registerRenderGraphBindings(py::module_& m)
     graph.def("to_script", &RenderGraph::toScript, WithoutGil(), "The graph as a Python script (what print() shows).");
 
     // Extensions: what a user of a CPU engine needs to drive a graph without Mogwai.
-    graph.def_property_readonly("passes", [](const RenderGraph& g) { return withoutGil([&] { return g.getPasses(); }); });
+    graph.def_property_readonly("passes", [](const RenderGraph& g) { return withoutGil([&] { return g.getPasses(); }); },
+                                "Every pass, in the order they were added.");
     graph.def_property_readonly("outputs", [](const RenderGraph& g) {
         py::list l;
         for (const auto& o : withoutGil([&] { return g.getOutputs(); }))
@@ -163,7 +165,7 @@ void registerRenderGraphBindings(py::module_& m)
             l.append(py::make_tuple(e.isDataEdge() ? e.srcPass + "." + e.srcField : e.srcPass,
                                     e.isDataEdge() ? e.dstPass + "." + e.dstField : e.dstPass));
         return l;
-    });
+    }, "Every edge as (src, dst): 'Pass.field' pairs for data edges, pass names for execution-order edges.");
     graph.def("get_available_outputs", &RenderGraph::getAvailableOutputs, WithoutGil(),
               "Every output field of every pass ('Pass.field'), in pass order.");
     // Falcor's graphs get their scene from Mogwai/Testbed; these let scripts do it themselves.
@@ -172,7 +174,7 @@ void registerRenderGraphBindings(py::module_& m)
         py::object native = py::hasattr(scene, "native") ? scene.attr("native") : scene;
         auto pScene = native.is_none() ? nullptr : native.cast<std::shared_ptr<Scene>>();
         withoutGil([&] { g.setScene(pScene); return 0; });
-    }, "scene"_a);
+    }, "scene"_a, "Gives the passes a scene (a falcor.Scene, a NativeScene, or None); Mogwai and Testbed do this themselves.");
     graph.def_property_readonly("scene", [](const RenderGraph& g) -> std::optional<std::shared_ptr<Scene>> {
         auto pScene = withoutGil([&] { return g.getScene(); });
         return pScene ? std::optional(pScene) : std::nullopt;
@@ -186,9 +188,11 @@ void registerRenderGraphBindings(py::module_& m)
     graph.def_property_readonly("default_size", [](const RenderGraph& g) {
         uint2 dims = withoutGil([&] { return g.getDefaultDims(); });
         return py::make_tuple(dims.x(), dims.y());
-    });
-    graph.def_property_readonly("default_format", [](const RenderGraph& g) { return withoutGil([&] { return g.getDefaultFormat(); }); });
-    graph.def_property_readonly("is_compiled", [](const RenderGraph& g) { return withoutGil([&] { return g.isCompiled(); }); });
+    }, "(width, height) of textures whose pass leaves the size to the graph (set by resize).");
+    graph.def_property_readonly("default_format", [](const RenderGraph& g) { return withoutGil([&] { return g.getDefaultFormat(); }); },
+                                "Format of textures whose pass leaves the format to the graph (set by resize).");
+    graph.def_property_readonly("is_compiled", [](const RenderGraph& g) { return withoutGil([&] { return g.isCompiled(); }); },
+                                "Whether the last compilation is current (an edit since makes the next execute() compile).");
     graph.def("compile", [](RenderGraph& g) { g.compile(&defaultContext()); }, WithoutGil(),
               "Validates the graph, orders its passes and allocates their textures (execute() does this when needed).\n"
               "Raises falcor.RuntimeError naming the pass and field of a missing required input or a mismatch, and "
@@ -206,7 +210,8 @@ void registerRenderGraphBindings(py::module_& m)
         d["texture_count"] = r.textureCount;
         d["resource_count"] = r.resourceCount;
         return d;
-    });
+    }, "What the last compilation did: execution_order, allocated_bytes (with texture reuse), unshared_bytes (without), "
+       "texture_count, resource_count.");
     graph.def_property_readonly("pass_times", [](const RenderGraph& g) { return withoutGil([&] { return g.getPassTimes(); }); },
                                 "CPU milliseconds per executed pass in the last execution.");
     graph.def("__repr__", [](const RenderGraph& g) { return concat("RenderGraph('", withoutGil([&] { return g.getName(); }), "')"); });

@@ -210,12 +210,17 @@ void registerRenderPassBindings(py::module_& m)
 
     py::class_<RenderPassReflection>(m, "RenderPassReflection")
         .def(py::init<>())
-        .def("add_input", &RenderPassReflection::addInput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
-        .def("add_output", &RenderPassReflection::addOutput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
-        .def("add_input_output", &RenderPassReflection::addInputOutput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
-        .def("add_internal", &RenderPassReflection::addInternal, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal)
-        .def("get_field", &RenderPassReflection::getField, "name"_a, py::return_value_policy::reference_internal)
-        .def_property_readonly("fields", &RenderPassReflection::getFields);
+        .def("add_input", &RenderPassReflection::addInput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal,
+             "Declares an input texture; returns the field, to chain .format(), .texture2D(), .flags().")
+        .def("add_output", &RenderPassReflection::addOutput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal,
+             "Declares an output texture (sized and formatted by the graph's defaults unless set); returns the field.")
+        .def("add_input_output", &RenderPassReflection::addInputOutput, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal,
+             "Declares a texture the pass reads and writes in place; returns the field.")
+        .def("add_internal", &RenderPassReflection::addInternal, "name"_a, "desc"_a = "", py::return_value_policy::reference_internal,
+             "Declares a scratch texture the graph allocates for the pass alone; returns the field.")
+        .def("get_field", &RenderPassReflection::getField, "name"_a, py::return_value_policy::reference_internal,
+             "The field of that name. Raises falcor.RuntimeError if there is none.")
+        .def_property_readonly("fields", &RenderPassReflection::getFields, "Every declared field, in declaration order.");
 
     py::class_<RenderPass::CompileData>(m, "CompileData")
         .def_property_readonly("default_texture_dims", [](const RenderPass::CompileData& d) { return py::make_tuple(d.defaultTexDims.x(), d.defaultTexDims.y()); })
@@ -251,7 +256,8 @@ void registerRenderPassBindings(py::module_& m)
         });
 
     py::class_<RenderData>(m, "RenderData")
-        .def_property_readonly("dictionary", &RenderData::getDictionary, py::return_value_policy::reference_internal)
+        .def_property_readonly("dictionary", &RenderData::getDictionary, py::return_value_policy::reference_internal,
+                               "The graph's dictionary, shared by its passes (frame counts, scene updates, ...).")
         .def("__getitem__", [](const RenderData& d, const std::string& name) -> py::object {
             Texture* t = d.getTexture(name);
             return t ? py::cast(t->shared_from_this()) : py::none();
@@ -265,17 +271,24 @@ void registerRenderPassBindings(py::module_& m)
 
     py::classh<RenderPass, PyRenderPass> pass(m, "RenderPass", py::dynamic_attr());
     pass.def(py::init<>())
-        .def_property_readonly("name", &RenderPass::getName)
-        .def_property_readonly("type", &RenderPass::getType)
-        .def_property_readonly("desc", &RenderPass::getDesc)
-        .def_property_readonly("properties", [](const RenderPass& p) { return fromProperties(p.getProperties()); })
-        .def("getDictionary", [](const RenderPass& p) { return fromProperties(p.getProperties()); })
-        .def("get_dictionary", [](const RenderPass& p) { return fromProperties(p.getProperties()); })
-        .def("set_properties", [](RenderPass& p, const py::dict& d) { p.setProperties(toProperties(d)); }, "dict"_a)
-        .def("request_recompile", &RenderPass::requestRecompile)
-        .def("reflect", &RenderPass::reflect, "compile_data"_a)
-        .def("compile", &RenderPass::compile, "render_context"_a, "compile_data"_a)
-        .def("execute", &RenderPass::execute, "render_context"_a, "render_data"_a)
+        .def_property_readonly("name", &RenderPass::getName, "The name the pass has in its graph.")
+        .def_property_readonly("type", &RenderPass::getType, "The registered type (e.g. 'PathTracer').")
+        .def_property_readonly("desc", &RenderPass::getDesc, "The type's one-line description.")
+        .def_property_readonly("properties", [](const RenderPass& p) { return fromProperties(p.getProperties()); },
+                               "The pass's properties as a dict (what create_pass would need to recreate it).")
+        .def("getDictionary", [](const RenderPass& p) { return fromProperties(p.getProperties()); }, "The properties as a dict.")
+        .def("get_dictionary", [](const RenderPass& p) { return fromProperties(p.getProperties()); }, "The properties as a dict.")
+        .def("set_properties", [](RenderPass& p, const py::dict& d) { p.setProperties(toProperties(d)); }, "dict"_a,
+             "Changes the given properties (the others keep their values). Raises falcor.RuntimeError naming an unknown "
+             "property or a value of the wrong type.")
+        .def("request_recompile", &RenderPass::requestRecompile,
+             "Asks the graph to reflect and compile again before the next execution (after the pass's fields changed).")
+        .def("reflect", &RenderPass::reflect, "compile_data"_a,
+             "Lifecycle: declares the pass's fields (a Python pass overrides this and returns a RenderPassReflection).")
+        .def("compile", &RenderPass::compile, "render_context"_a, "compile_data"_a,
+             "Lifecycle: called once the graph has resolved sizes and formats, before the first execution.")
+        .def("execute", &RenderPass::execute, "render_context"_a, "render_data"_a,
+             "Lifecycle: renders one frame, reading and writing the textures in render_data by field name.")
         .def("__getattr__", [](py::object self, const std::string& name) { return getScriptAttribute(self, name); })
         .def("__setattr__", [](py::object self, const std::string& name, py::object value) {
             if (!setScriptAttribute(self.cast<RenderPass&>(), name, value))

@@ -255,18 +255,23 @@ void registerTextureBindings(py::module_& m)
                 }),
                 "width"_a, "height"_a, "format"_a = ResourceFormat::RGBA32Float, "array_size"_a = 1, "mip_levels"_a = 1,
                 "depth"_a = 1);
-    texture.def_property_readonly("format", &Texture::getFormat);
-    texture.def_property_readonly("width", [](const Texture& t) { return t.getWidth(); });
-    texture.def_property_readonly("height", [](const Texture& t) { return t.getHeight(); });
-    texture.def_property_readonly("depth", [](const Texture& t) { return t.getDepth(); });
-    texture.def_property_readonly("mip_count", &Texture::getMipCount);
-    texture.def_property_readonly("array_size", &Texture::getArraySize);
-    texture.def_property_readonly("sample_count", [](const Texture&) { return 1; });
-    texture.def_property_readonly("name", &Texture::getName);
-    texture.def_property_readonly("size_in_bytes", &Texture::getSizeInBytes);
-    texture.def("to_numpy", &toNumpy, "mip_level"_a = 0, "array_slice"_a = 0);
-    texture.def("from_numpy", &fromNumpy, "data"_a, "mip_level"_a = 0, "array_slice"_a = 0);
-    texture.def("generate_mips", &Texture::generateMips);
+    texture.def_property_readonly("format", &Texture::getFormat, "The ResourceFormat of the texels.");
+    texture.def_property_readonly("width", [](const Texture& t) { return t.getWidth(); }, "Width of mip 0 in texels.");
+    texture.def_property_readonly("height", [](const Texture& t) { return t.getHeight(); }, "Height of mip 0 in texels.");
+    texture.def_property_readonly("depth", [](const Texture& t) { return t.getDepth(); }, "Depth of mip 0 (1 unless 3D).");
+    texture.def_property_readonly("mip_count", &Texture::getMipCount, "Number of mip levels.");
+    texture.def_property_readonly("array_size", &Texture::getArraySize, "Number of array slices.");
+    texture.def_property_readonly("sample_count", [](const Texture&) { return 1; }, "Always 1 (no multisampling on the CPU).");
+    texture.def_property_readonly("name", &Texture::getName, "Debug name (a graph names its textures 'Pass.field').");
+    texture.def_property_readonly("size_in_bytes", &Texture::getSizeInBytes, "Bytes of all subresources.");
+    texture.def("to_numpy", &toNumpy, "mip_level"_a = 0, "array_slice"_a = 0,
+                "A copy of one subresource with Falcor's shapes: (H, W) or (H, W, C) in the element type for formats "
+                "Falcor reads back typed (float, integer), else the raw bytes as a flat uint8 array (use np.asarray(tex) "
+                "or to_float32() for a (H, W, C) view). Raises falcor.RuntimeError for a mip level or slice out of range.");
+    texture.def("from_numpy", &fromNumpy, "data"_a, "mip_level"_a = 0, "array_slice"_a = 0,
+                "Copies raw texel data (any buffer of exactly the subresource's size, e.g. what to_numpy gives) into one "
+                "subresource. Raises falcor.RuntimeError naming the expected size when the sizes differ.");
+    texture.def("generate_mips", &Texture::generateMips, "Fills mips 1.. from mip 0, each texel the average of 2x2 texels above.");
     texture.def("to_float32", [](const Texture& t, uint32_t mip, uint32_t slice) {
         checkSubresource(t, mip, slice);
         py::array_t<float> a({py::ssize_t(t.getHeight(mip)), py::ssize_t(t.getWidth(mip)), py::ssize_t(4)});
