@@ -54,6 +54,7 @@ class Renderer:
     # ---- graphs ----
     @property
     def activeGraph(self) -> _ext.RenderGraph | None:
+        """The graph renderFrame() executes (None before any graph is added)."""
         return self._graphs[self._active] if self._graphs else None
 
     def addGraph(self, graph: _ext.RenderGraph) -> None:
@@ -78,11 +79,13 @@ class Renderer:
         self._main_outputs[graph.name] = outputs[0][0] if outputs else ""
 
     def setActiveGraph(self, graph: _ext.RenderGraph) -> None:
+        """Makes `graph` the one rendered (it is added first if needed)."""
         if all(g is not graph for g in self._graphs):
             self.addGraph(graph)
         self._active = next(i for i, g in enumerate(self._graphs) if g is graph or g.name == graph.name)
 
     def removeGraph(self, graph: _ext.RenderGraph | str) -> None:
+        """Removes a graph (by object or name). Raises falcor.RuntimeError if there is none of that name."""
         name = graph if isinstance(graph, str) else graph.name
         index = next((i for i, g in enumerate(self._graphs) if g.name == name), None)
         if index is None:
@@ -93,6 +96,7 @@ class Renderer:
             self._active -= 1
 
     def getGraph(self, name: str) -> _ext.RenderGraph | None:
+        """The graph of that name, or None."""
         return next((g for g in self._graphs if g.name == name), None)
 
     @property
@@ -102,6 +106,7 @@ class Renderer:
 
     # ---- frame buffer ----
     def resizeFrameBuffer(self, width: int, height: int, /) -> None:
+        """Resizes the frame buffer: every graph's default texture size and the camera's aspect ratio."""
         if int(width) <= 0 or int(height) <= 0:
             raise _ext.RuntimeError(f"Invalid frame buffer size {width}x{height}.")
         self._fb_size = (int(width), int(height))
@@ -132,6 +137,7 @@ class Renderer:
     # ---- scenes ----
     @property
     def scene(self) -> Scene | None:
+        """The loaded scene, or None."""
         return self._scene
 
     def loadScene(self, path: str | os.PathLike[str], buildFlags: SceneBuilderFlags | int = SceneBuilderFlags.Default) -> None:
@@ -151,6 +157,7 @@ class Renderer:
         self._set_scene(scene, path)
 
     def unloadScene(self) -> None:
+        """Removes the scene from every graph."""
         self._set_scene(None, None)
 
     def _set_scene(self, scene: Scene | None, path: str | os.PathLike[str] | None) -> None:
@@ -191,6 +198,7 @@ class Renderer:
 
     # ---- frames ----
     def request_exit(self, code: int = 0) -> None:
+        """Ends the process with `code` once control returns to Mogwai (what a script's exit() does)."""
         self.shutdown_requested = True
         self.exit_code = int(code)
 

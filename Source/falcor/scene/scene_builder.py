@@ -230,6 +230,7 @@ class SceneBuilder(SceneLighting):
 
     # ---- geometry and materials ----
     def addTriangleMesh(self, triangleMesh: TriangleMesh, material: IMaterial, isAnimated: bool = False) -> int:
+        """Adds a mesh (its arrays are copied) with its material; returns the mesh ID for addMeshInstance."""
         if triangleMesh is None:
             raise _ext.RuntimeError("'pTriangleMesh' is missing")
         if material is None:
@@ -245,6 +246,7 @@ class SceneBuilder(SceneLighting):
         return len(self._meshes) - 1
 
     def addMaterial(self, material: IMaterial) -> int:
+        """Adds a material (once: adding it again returns the same ID); returns its ID."""
         if material is None:
             raise _ext.RuntimeError("'pMaterial' is missing")
         for i, m in enumerate(self._materials):
@@ -254,6 +256,8 @@ class SceneBuilder(SceneLighting):
         return len(self._materials) - 1
 
     def replaceMaterial(self, material: IMaterial, replacement: IMaterial) -> None:
+        """Makes every mesh that uses `material` use `replacement` instead. Raises falcor.RuntimeError if
+        `material` is not part of the scene."""
         if material is None or replacement is None:
             raise _ext.RuntimeError("'pMaterial' is missing" if material is None else "'pReplacement' is missing")
         index = next((i for i, m in enumerate(self._materials) if m is material), None)
@@ -300,6 +304,7 @@ class SceneBuilder(SceneLighting):
 
     # ---- lights, cameras, animation ----
     def addLight(self, light: Light) -> int:
+        """Adds an analytic light; returns its ID. Raises falcor.RuntimeError for None."""
         if light is None:
             raise _ext.RuntimeError("'pLight' is missing")
         self._lights.append(light)
@@ -312,12 +317,14 @@ class SceneBuilder(SceneLighting):
         _ext.Logger.log_once(_ext.Logger.Level.Warning, "Light profiles are not supported by the CPU engine; ignored.")
 
     def addCamera(self, camera: Camera) -> int:
+        """Adds a camera (the first one added is selected); returns its index."""
         if camera is None:
             raise _ext.RuntimeError("'pCamera' is missing")
         self._cameras.append(camera)
         return len(self._cameras) - 1
 
     def addAnimation(self, animation: Animation) -> None:
+        """Adds an animation of a scene-graph node (see createAnimation)."""
         if animation is None:
             raise _ext.RuntimeError("'pAnimation' is missing")
         self._animations.append(animation)
@@ -350,6 +357,7 @@ class SceneBuilder(SceneLighting):
 
     # ---- scene graph ----
     def addNode(self, name: str, transform: Transform | None = None, parent: int = INVALID_ID) -> int:
+        """Adds a scene-graph node placed by `transform` relative to `parent` (default: the root); returns its ID."""
         matrix = (transform if transform is not None else Transform()).matrix_array()
         return self._add_node(name, matrix, int(parent))
 
@@ -361,6 +369,7 @@ class SceneBuilder(SceneLighting):
         return len(self._nodes) - 1
 
     def addMeshInstance(self, nodeID: int, meshID: int, /) -> None:
+        """Places a mesh at a node. Raises falcor.RuntimeError naming an unknown node or mesh ID."""
         nodeID, meshID = int(nodeID), int(meshID)
         if not 0 <= nodeID < len(self._nodes):
             raise _ext.RuntimeError(f"'nodeID' ({nodeID}) is out of range")
