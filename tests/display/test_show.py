@@ -113,3 +113,23 @@ def test_a_graph_output_displays_inline():
     pixels = png_pixels(g.get_output("Blur.dst"))
     assert pixels.shape[:2] == (4, 8)
     assert pixels[0, 0].max() == 0 and pixels[3, 7].min() == 255
+
+
+def test_every_cpu_format_displays():
+    shown = 0
+    for name, fmt in F.__members__.items():
+        if name == "Unknown" or name.startswith("BC"):  # block-compressed formats don't exist on the CPU
+            continue
+        t = falcor.Texture(3, 2, fmt)
+        assert Image.open(io.BytesIO(t._repr_png_())).size == (3, 2), name
+        shown += 1
+    assert shown >= 50
+
+
+def test_subresources_of_3d_and_array_textures():
+    volume = falcor.Texture(4, 3, F.RGBA32Float, depth=5)
+    assert falcor.show(volume).size == (4, 3)
+    array = falcor.Texture(4, 3, F.RGBA32Float, array_size=2, mip_levels=2)
+    assert falcor.show(array, mip_level=1, array_slice=1).size == (2, 1)
+    with pytest.raises(falcor.RuntimeError, match="out of range"):
+        falcor.show(array, mip_level=2)
