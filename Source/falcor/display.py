@@ -36,9 +36,22 @@ Mode = Literal["auto", "tonemap", "normalize", "raw"]
 MODES = ("auto", "tonemap", "normalize", "raw")
 
 
-def srgb_encode(linear: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+def srgb_encode(linear: npt.NDArray[np.float32], in_place: bool = False) -> npt.NDArray[np.float32]:
     """The sRGB transfer function (IEC 61966-2-1) of values in [0, 1]."""
-    return np.where(linear <= 0.0031308, linear * 12.92, 1.055 * np.power(linear, 1.0 / 2.4) - 0.055).astype(np.float32)
+    x = linear if in_place else np.array(linear, np.float32)
+    dark = x <= np.float32(0.0031308)
+    dark_values = x * np.float32(12.92)
+    np.power(x, np.float32(1.0 / 2.4), out=x)
+    x *= np.float32(1.055)
+    x -= np.float32(0.055)
+    np.copyto(x, dark_values, where=dark)
+    return x
+
+
+def clamp_unit(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Clamps to [0, 1] in place, NaN to 0 (fmax/fmin return the number when one side is NaN)."""
+    np.fmax(x, np.float32(0.0), out=x)
+    return np.fmin(x, np.float32(1.0), out=x)
 
 
 def texture_values(texture: _ext.Texture, mip_level: int, array_slice: int) -> tuple[npt.NDArray[np.float32], str, int]:
@@ -47,7 +60,7 @@ def texture_values(texture: _ext.Texture, mip_level: int, array_slice: int) -> t
     channels = int(desc["channel_count"])
     values = texture.to_float32(mip_level, array_slice)[..., :channels]
     if desc["type"] == "UnormSrgb":  # to_float32 linearized them; show them as stored
-        values = np.concatenate([srgb_encode(np.clip(values[..., :3], 0, 1)), values[..., 3:]], axis=-1)
+        values = np.concatenate([srgb_encode(clamp_unit(np.array(values[..., :3]))), values[..., 3:]], axis=-1)
     return values, str(desc["type"]), channels
 
 
@@ -72,22 +85,25 @@ def resolve_mode(mode: Mode, kind: str, color: npt.NDArray[np.float32]) -> Mode:
         return "raw"
     if kind in ("Uint", "Sint"):
         return "normalize"
-    finite = color[np.isfinite(color)]
-    return "normalize" if finite.size and finite.min() < 0 else "tonemap"
+    lowest = np.fmin.reduce(color, axis=None) if color.size else 0.0  # NaN ignored
+    if lowest == -np.inf:
+        finite = color[np.isfinite(color)]
+        lowest = finite.min() if finite.size else 0.0
+    return "normalize" if lowest < 0 else "tonemap"
 
 
 def to_display(color: npt.NDArray[np.float32], mode: Mode, exposure: float) -> npt.NDArray[np.float32]:
+    """Display values in [0, 1] (a new contiguous array) of the shown channels."""
     if mode == "tonemap":
-        shown = srgb_encode(np.clip(np.nan_to_num(color * np.float32(2.0 ** exposure), nan=0.0, posinf=1.0, neginf=0.0), 0, 1))
-    elif mode == "normalize":
+        return srgb_encode(clamp_unit(np.multiply(color, np.float32(2.0 ** exposure), dtype=np.float32)), in_place=True)
+    if mode == "normalize":
         finite = color[np.isfinite(color)]
         low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
         with np.errstate(invalid="ignore"):
-            scaled = (color - low) / (high - low) if high > low else np.where(np.isfinite(color), 0.5, color)
-        shown = np.nan_to_num(scaled, nan=0.0, posinf=1.0, neginf=0.0)
-    else:
-        shown = np.nan_to_num(color, nan=0.0, posinf=1.0, neginf=0.0)
-    return np.clip(shown, 0.0, 1.0)
+            scaled = ((color - np.float32(low)) / np.float32(high - low) if high > low
+                      else np.where(np.isfinite(color), np.float32(0.5), color))
+        return clamp_unit(scaled.astype(np.float32, copy=False))
+    return clamp_unit(np.array(color, np.float32))
 
 
 def display_pixels(image: _ext.Texture | npt.ArrayLike, mode: Mode = "auto", exposure: float = 0.0, alpha: bool = False,
@@ -103,8 +119,10 @@ def display_pixels(image: _ext.Texture | npt.ArrayLike, mode: Mode = "auto", exp
     if color_count == 2:
         shown = np.concatenate([shown, np.zeros_like(shown[..., :1])], axis=-1)
     if alpha and channels == 4:
-        shown = np.concatenate([shown, np.clip(np.nan_to_num(values[..., 3:4]), 0, 1)], axis=-1)
-    return (shown * 255.0 + 0.5).astype(np.uint8)
+        shown = np.concatenate([shown, clamp_unit(np.array(values[..., 3:4]))], axis=-1)
+    shown *= np.float32(255.0)
+    shown += np.float32(0.5)
+    return shown.astype(np.uint8)
 
 
 @overload
@@ -130,5 +148,5 @@ def show(image: _ext.Texture | npt.ArrayLike, path: str | os.PathLike[str] | Non
 def texture_png(texture: _ext.Texture) -> bytes:
     """PNG bytes of a texture as `show` draws it with the defaults (Jupyter's `_repr_png_`)."""
     buffer = io.BytesIO()
-    show(texture).save(buffer, format="PNG")
+    show(texture).save(buffer, format="PNG", compress_level=1)  # shown, not archived: encode fast
     return buffer.getvalue()
