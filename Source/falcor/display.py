@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 Mode = Literal["auto", "tonemap", "normalize", "raw"]
 MODES = ("auto", "tonemap", "normalize", "raw")
+MAX_EXPOSURE = 64  # stops; float32 holds 2**+-126
 
 
 def srgb_encode(linear: npt.NDArray[np.float32], in_place: bool = False) -> npt.NDArray[np.float32]:
@@ -109,6 +110,8 @@ def to_display(color: npt.NDArray[np.float32], mode: Mode, exposure: float) -> n
 def display_pixels(image: _ext.Texture | npt.ArrayLike, mode: Mode = "auto", exposure: float = 0.0, alpha: bool = False,
                    mip_level: int = 0, array_slice: int = 0) -> npt.NDArray[np.uint8]:
     """(H, W, 1|3|4) uint8 display pixels of a texture or array (see the module docstring)."""
+    if not -MAX_EXPOSURE <= exposure <= MAX_EXPOSURE:  # also rejects NaN
+        raise ValueError(f"falcor.show: exposure must be within [-{MAX_EXPOSURE}, {MAX_EXPOSURE}] stops, not {exposure!r}")
     if isinstance(image, _ext.Texture):
         values, kind, channels = texture_values(image, mip_level, array_slice)
     else:

@@ -97,6 +97,9 @@ def test_bad_arguments_raise_value_errors():
     t = texture(np.zeros((1, 1, 4), np.float32), F.RGBA32Float)
     with pytest.raises(ValueError, match="mode must be one of"):
         falcor.show(t, mode="bright")  # type: ignore[arg-type]
+    for exposure in (1e6, -100.0, float("nan")):
+        with pytest.raises(ValueError, match="exposure must be within"):
+            falcor.show(t, exposure=exposure)
     with pytest.raises(ValueError, match=r"\(H, W\) or \(H, W, 1..4\)"):
         falcor.show(np.zeros((2, 2, 7)))
 
