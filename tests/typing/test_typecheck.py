@@ -10,8 +10,6 @@ import pytest
 
 from falcor import typecheck
 
-pytest.importorskip("mypy", reason="mypy is a test dependency (pip install .[test])")
-
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 EXPECTED = re.compile(r"#\s*E:\s*([\w-]+)")
@@ -60,7 +58,6 @@ def test_misuse_is_reported_where_it_is(name, mypy_cache):
     reported = {(int(m["line"]), m["code"]) for m in map(REPORTED.match, errors(messages)) if m}
     assert status == 1
     assert reported == expected, "\n".join(messages)
-    assert len(errors(messages)) >= len(expected)
 
 
 def test_the_package_is_typed_inline(mypy_cache, monkeypatch):
