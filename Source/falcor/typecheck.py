@@ -4,9 +4,10 @@
 
 Both kinds of file run with globals nobody imports: a Mogwai render script (`*.py`) gets
 `from falcor import *`, `m` (the Mogwai renderer), `t`, `fc`, `tc`, `exit`, `renderFrame`, ...
-(falcor/_mogwai_globals.pyi); a pyscene (`*.pyscene`) gets `from falcor import *` and
-`sceneBuilder` (falcor/_pyscene_globals.pyi). Each file is checked as a copy with one line declaring those globals
-inserted before its first statement; errors are reported at the original file and line.
+(falcor/mogwai_globals.pyi); a pyscene (`*.pyscene`) gets `from falcor import *` and
+`sceneBuilder` (falcor/pyscene_globals.pyi). Each file is checked as a copy with one line
+declaring those globals inserted before its first statement; errors are reported at the original
+file and line.
 `--module` checks `.py` files as plain Python instead (no injected globals).
 
 Imports of modules without type information (or not installed, such as an optional torch) are
@@ -25,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HEADERS = {
-    "script": "from falcor import *; from falcor._mogwai_globals import *",
-    "pyscene": "from falcor import *; from falcor._pyscene_globals import *",
+    "script": "from falcor import *; from falcor.mogwai_globals import *",
+    "pyscene": "from falcor import *; from falcor.pyscene_globals import *",
     "module": None,
 }
 MYPY_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<rest>(?:\d+:)? (?:error|note|warning): .*)$")

@@ -68,3 +68,15 @@ def test_the_package_is_typed_inline(mypy_cache, monkeypatch):
     monkeypatch.setenv("MYPYPATH", os.pathsep.join(typecheck.mypy_path([])))  # a build tree on PYTHONPATH
     stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), *mypy_cache, "-p", "falcor"])
     assert status == 0, stdout + stderr
+
+
+def test_editor_declaration_of_script_globals(tmp_path, mypy_cache):
+    """The pattern docs/python.md gives for editors: the globals typed, nothing imported at run time."""
+    script = tmp_path / "edited.py"
+    script.write_text("from typing import TYPE_CHECKING\n"
+                      "if TYPE_CHECKING:\n"
+                      "    from falcor.mogwai_globals import *\n"
+                      "m.frameCapture.addFrames(m.activeGraph, [1, 2])\n"
+                      "m.frameCapture.addFrames(m.activeGraph, 3)\n")
+    messages, status = typecheck.check([str(script)], plain_modules=True, mypy_args=mypy_cache)
+    assert [(m["line"], m["code"]) for m in map(REPORTED.match, errors(messages)) if m] == [("5", "arg-type")]
