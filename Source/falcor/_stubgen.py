@@ -54,7 +54,9 @@ def qualify_builtin_bases(stub: str) -> str:
     """`class RuntimeError(RuntimeError)` (our exceptions share Python's names) would inherit from
     itself in a stub: the base is the builtin."""
     fixed = re.sub(r"^class (\w+)\(\1\):", r"class \1(builtins.\1):", stub, flags=re.M)
-    return fixed.replace("import collections.abc\n", "import builtins\nimport collections.abc\n", 1) if fixed != stub else stub
+    if fixed == stub:
+        return stub
+    return fixed.replace("from __future__ import annotations\n", "from __future__ import annotations\nimport builtins\n", 1)
 
 
 if __name__ == "__main__":
