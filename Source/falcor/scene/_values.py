@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union, overload
+from typing import Any, Generic, TypeVar, Union, overload
 
 import numpy as np
 
@@ -28,40 +28,48 @@ Vector3Like = Union[float3, Sequence[float], np.ndarray]
 Vector4Like = Union[float4, Sequence[float], np.ndarray]
 
 
-class VectorProperty:
-    """A float3 stored in `obj.<attr>`: reads return a copy, writes convert any 3-sequence and
-    count as an edit (`_touch`)."""
+Value = TypeVar("Value")   # what reading the property gives
+Given = TypeVar("Given")   # what assigning it accepts
+
+
+class StoredProperty(Generic[Value, Given]):
+    """A property stored in `obj.<attr>`: writes go through `store` (the C++ field's conversion)
+    and count as an edit (`_touch`); reads go through `load`."""
 
     def __init__(self, attr: str, doc: str = "") -> None:
         self.attr = attr
         self.__doc__ = doc
 
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> VectorProperty: ...
-    @overload
-    def __get__(self, obj: Versioned, owner: type | None = None) -> float3: ...
-    def __get__(self, obj: Versioned | None, owner: type | None = None) -> VectorProperty | float3:
-        return self if obj is None else float3(getattr(obj, self.attr))
+    def load(self, stored: Any) -> Value:
+        return stored
 
-    def __set__(self, obj: Versioned, value: Vector3Like) -> None:
-        setattr(obj, self.attr, float3(value))
+    def store(self, value: Given) -> Any:
+        return value
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> StoredProperty[Value, Given]: ...
+    @overload
+    def __get__(self, obj: Versioned, owner: type | None = None) -> Value: ...
+    def __get__(self, obj: Versioned | None, owner: type | None = None) -> StoredProperty[Value, Given] | Value:
+        return self if obj is None else self.load(getattr(obj, self.attr))
+
+    def __set__(self, obj: Versioned, value: Given) -> None:
+        setattr(obj, self.attr, self.store(value))
         obj._touch()
 
 
-class Float32Property:
-    """A scalar stored in `obj.<attr>` rounded to float32 (as the C++ field); writes count as an edit."""
+class VectorProperty(StoredProperty[float3, Vector3Like]):
+    """A float3: reads return a copy, writes convert any 3-sequence."""
 
-    def __init__(self, attr: str, doc: str = "") -> None:
-        self.attr = attr
-        self.__doc__ = doc
+    def load(self, stored: Any) -> float3:
+        return float3(stored)
 
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> Float32Property: ...
-    @overload
-    def __get__(self, obj: Versioned, owner: type | None = None) -> float: ...
-    def __get__(self, obj: Versioned | None, owner: type | None = None) -> Float32Property | float:
-        return self if obj is None else getattr(obj, self.attr)
+    def store(self, value: Vector3Like) -> float3:
+        return float3(value)
 
-    def __set__(self, obj: Versioned, value: float) -> None:
-        setattr(obj, self.attr, f32(value))
-        obj._touch()
+
+class Float32Property(StoredProperty[float, float]):
+    """A scalar rounded to float32, as the C++ field holds it."""
+
+    def store(self, value: float) -> float:
+        return f32(value)
