@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 
 namespace falcor::accel
@@ -32,26 +33,68 @@ enum class CullSign
     Negative,
 };
 
-/// One instance's part of a query: its mesh and the ray in the mesh's space.
-struct BlasQuery
+inline float maxAbs(const float3& v)
 {
-    const WideBVH* bvh;
-    const Triangle4* triangles;
-    float3 origin, dir; ///< dir is non-zero
-    float tMin;
-    CullSign cull;
-    const AlphaTest* alphaTest; ///< Null for opaque meshes.
-    uint32_t instanceID;
-    bool anyHit;
-    /// Single-precision products may overflow or underflow (coordinates far from 1, see
-    /// SceneAccel): the triangle test then redoes such lanes in double.
-    bool extremeCoordinates;
+    return std::max({std::abs(v.x()), std::abs(v.y()), std::abs(v.z())});
+}
+
+inline bool isFinite(const float3& v)
+{
+    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
+/// One mesh's bottom level: its tree over Triangle4 leaf blocks.
+struct BottomLevel
+{
+    WideBVH bvh;
+    HugePageVector<Triangle4> triangles; ///< Leaf blocks in traversal order.
+    size_t triangleCount = 0;
+    bool opaque = true;
+    AABB bounds;
+    /// Single-precision products may overflow or underflow (coordinates far from 1): the triangle
+    /// test then redoes such lanes in double.
+    bool extremeCoordinates = false;
 };
 
-/// Searches a mesh for hits that precede `best` (smaller t; ties to the lower instance, then
-/// primitive) and stores them there; returns true when an any-hit query may stop.
-using TraceBlasFn = bool (*)(const BlasQuery& query, TriangleHit& best);
+/// One placement of a bottom level.
+struct PlacedInstance
+{
+    uint32_t meshID = 0;
+    float4x4 objectToWorld;
+    float3x4 worldToObject;
+    bool invertible = true; ///< A singular transform flattens the mesh: nothing to hit.
+    /// The transform is exactly the identity: rays are traced as they are, with the ray setup
+    /// computed once per query and shared by every such instance.
+    bool identity = false;
+    /// Rays whose largest |component| stays below this are ordinary in object space too:
+    /// finite, with an origin below kLargeCoordinate. Larger ones are checked after the transform.
+    float ordinaryRayMagnitude = 0.f;
+    bool frontFaceCW = false;
+    bool mirrored = false;
+    AABB worldBounds;
+};
 
-/// The AVX2 build of the mesh kernel (call only when the CPU supports AVX2).
-TraceBlasFn avx2TraceBlas();
+/// What a whole-scene query reads: the top level over the instances and their bottom levels.
+struct SceneView
+{
+    const WideBVH& tlas;
+    std::span<const BottomLevel> meshes;
+    std::span<const PlacedInstance> instances;
+    float sceneMagnitude; ///< Largest |coordinate| of the world bounds (top-level culling slack).
+};
+
+/// A query of SceneAccel: tMin <= tMax and a traceable ray (isTraceable), checked by the caller.
+struct SceneQuery
+{
+    Ray ray;
+    RayCullMode cull;
+    const AlphaTest* alphaTest;
+    bool anyHit;
+};
+
+/// Traces a query through both levels; the hit's t is tMax when nothing was hit.
+using TraceSceneFn = TriangleHit (*)(const SceneView& scene, const SceneQuery& query);
+
+/// The AVX2 build of the scene kernel (call only when the CPU supports AVX2).
+TraceSceneFn avx2TraceScene();
 } // namespace falcor::accel

@@ -20,5 +20,5 @@
 
 namespace falcor::accel
 {
-TraceBlasFn avx2TraceBlas() { return &avx2::traceBlas; }
+TraceSceneFn avx2TraceScene() { return &avx2::traceScene; }
 } // namespace falcor::accel

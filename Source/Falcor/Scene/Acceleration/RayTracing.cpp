@@ -7,8 +7,7 @@
 #include "Utils/Serialization/ByteStream.h"
 #include <atomic>
 #include <chrono>
-// The baseline (SSE2) build of the traversal kernels: the top level always uses it, meshes use it
-// on CPUs without AVX2.
+// The baseline (SSE2) build of the traversal kernels, used on CPUs without AVX2.
 #define FALCOR_ACCEL_ISA sse2
 #define FALCOR_ACCEL_AVX2 0
 #include "Scene/Acceleration/Traversal.h"
@@ -30,10 +29,10 @@ bool cpuHasAvx2()
 #endif
 }
 
-TraceBlasFn bestKernel() { return cpuHasAvx2() ? avx2TraceBlas() : &sse2::traceBlas; }
+TraceSceneFn bestKernel() { return cpuHasAvx2() ? avx2TraceScene() : &sse2::traceScene; }
 
-/// The mesh traversal kernel every query uses (process-wide; see SceneAccel::setBaselineKernels).
-std::atomic<TraceBlasFn> gTraceBlas{bestKernel()};
+/// The traversal kernel every query uses (process-wide; see SceneAccel::setBaselineKernels).
+std::atomic<TraceSceneFn> gTraceScene{bestKernel()};
 
 double msSince(std::chrono::steady_clock::time_point start)
 {
@@ -69,16 +68,6 @@ bool invertAffine(const float4x4& m, float3x4& out)
         out[r][3] = float(tr);
     }
     return true;
-}
-
-bool isFinite(const float3& v)
-{
-    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
-}
-
-float maxAbs(const float3& v)
-{
-    return std::max({std::abs(v.x()), std::abs(v.y()), std::abs(v.z())});
 }
 
 bool isMirroring(const float4x4& m)
@@ -177,28 +166,8 @@ const char* whyMalformed(const WideBVH& bvh, std::span<const Triangle4> blocks, 
 
 struct SceneAccel::Impl
 {
-    struct Mesh
-    {
-        WideBVH bvh;
-        HugePageVector<Triangle4> triangles; ///< Leaf blocks in traversal order.
-        size_t triangleCount = 0;
-        bool opaque = true;
-        AABB bounds;
-        bool extremeCoordinates = false; ///< See hasExtremeCoordinates.
-    };
-    struct Instance
-    {
-        uint32_t meshID = 0;
-        float4x4 objectToWorld;
-        float3x4 worldToObject;
-        bool invertible = true; ///< A singular transform flattens the mesh: nothing to hit.
-        /// Rays whose largest |component| stays below this are ordinary in object space too:
-        /// finite, with an origin below kLargeCoordinate. Larger ones are checked after the transform.
-        float ordinaryRayMagnitude = 0.f;
-        bool frontFaceCW = false;
-        bool mirrored = false;
-        AABB worldBounds;
-    };
+    using Mesh = BottomLevel;
+    using Instance = PlacedInstance;
 
     std::vector<Mesh> meshes;
     std::vector<Instance> instances;
@@ -206,7 +175,7 @@ struct SceneAccel::Impl
     AccelStats stats;
     size_t blasMemoryBytes = 0;
     AABB bounds;
-    float sceneMagnitude = 0.f; ///< Largest |coordinate| of the world bounds (see topLevelSlack).
+    float sceneMagnitude = 0.f; ///< Largest |coordinate| of the world bounds (see SceneView).
 
     /// Builds one mesh's bottom level; `phases` (optional) receives the time of each step.
     static Mesh buildMesh(const MeshGeometry& g, bool parallel, AccelBuildPhases* phases = nullptr)
@@ -298,6 +267,7 @@ struct SceneAccel::Impl
     static void setTransform(Instance& inst, const float4x4& m)
     {
         inst.objectToWorld = m;
+        inst.identity = m == float4x4::identity();
         inst.invertible = invertAffine(m, inst.worldToObject);
         inst.mirrored = isMirroring(m);
         float linear = 0.f, translation = 0.f;
@@ -310,72 +280,12 @@ struct SceneAccel::Impl
         inst.ordinaryRayMagnitude = std::max(0.f, (kLargeCoordinate - translation) / (3.f * linear + 1e-30f));
     }
 
-    /// Which determinant sign the cull mode rejects in the instance's object space. Positive
-    /// determinants are counter-clockwise in object space; a mirroring transform flips that in
-    /// world space, and frontFaceCW flips which winding is the front.
-    static CullSign cullSign(const Instance& inst, RayCullMode cull)
-    {
-        if (cull == RayCullMode::None)
-            return CullSign::None;
-        bool frontIsPositive = inst.frontFaceCW == inst.mirrored;
-        bool rejectPositive = (cull == RayCullMode::Front) == frontIsPositive;
-        return rejectPositive ? CullSign::Positive : CullSign::Negative;
-    }
-
-    /// Searches one instance for hits closer than `best`; returns true when an any-hit search may stop.
-    bool traceInstance(uint32_t instanceID, const Ray& ray, float rayMagnitude, RayCullMode cull, const AlphaTest* alphaTest,
-                       bool anyHit, TriangleHit& best) const
-    {
-        const Instance& inst = instances[instanceID];
-        const Mesh& mesh = meshes[inst.meshID];
-        float3 o = mul(inst.worldToObject, float4{ray.origin.x(), ray.origin.y(), ray.origin.z(), 1.f});
-        float3 d = mul(inst.worldToObject, float4{ray.dir.x(), ray.dir.y(), ray.dir.z(), 0.f});
-        const bool ordinary = rayMagnitude <= inst.ordinaryRayMagnitude;
-        if (d == float3(0.f) || (!ordinary && !(isFinite(o) && isFinite(d))))
-            return false; // Out of float range in this instance's space.
-        BlasQuery query{&mesh.bvh, mesh.triangles.data(), o, d, ray.tMin, cullSign(inst, cull), mesh.opaque ? nullptr : alphaTest,
-                        instanceID, anyHit, mesh.extremeCoordinates || !ordinary};
-        return gTraceBlas.load(std::memory_order_relaxed)(query, best);
-    }
-
-    /// Top-level leaves: instances.
-    struct InstanceLeaves
-    {
-        const Impl& impl;
-        const Ray& ray;
-        float rayMagnitude;
-        RayCullMode cull;
-        const AlphaTest* alphaTest;
-        bool anyHit;
-        TriangleHit& best;
-        void prefetch(uint32_t) const {}
-        bool intersect(uint32_t instanceID) const
-        {
-            return impl.traceInstance(instanceID, ray, rayMagnitude, cull, alphaTest, anyHit, best);
-        }
-    };
-
-    /// Absolute t slack of top-level culling: hits in different instances are found in their own
-    /// object spaces, with rounding of a few ulps of the coordinates involved (ray origin, scene
-    /// extent), so two candidates' t can differ by that much more than a relative slack allows.
-    float topLevelSlack(const Ray& ray) const
-    {
-        const float magnitude = std::max({std::abs(ray.origin.x()), std::abs(ray.origin.y()), std::abs(ray.origin.z())}) + sceneMagnitude;
-        return 1e-6f * magnitude / std::max(length(ray.dir), std::numeric_limits<float>::min());
-    }
-
     TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit) const
     {
-        TriangleHit best;
         if (!(ray.tMin <= ray.tMax) || !isTraceable(ray))
-            return best;
-        best.t = ray.tMax;
-        const float rayMagnitude = std::max(maxAbs(ray.origin), maxAbs(ray.dir));
-        InstanceLeaves leaves{*this, ray, rayMagnitude, cull, alphaTest, anyHit, best};
-        if (isLeafRef(tlas.root) && tlas.root != kEmptyRef) // One instance: no top-level box to test.
-            leaves.intersect(leafPayload(tlas.root));
-        else
-            sse2::traverse<true>(tlas, sse2::makeBoxRay(ray.origin, ray.dir), ray.tMin, best.t, leaves, topLevelSlack(ray));
+            return TriangleHit{};
+        const SceneView view{tlas, meshes, instances, sceneMagnitude};
+        TriangleHit best = gTraceScene.load(std::memory_order_relaxed)(view, SceneQuery{ray, cull, alphaTest, anyHit});
         if (!best.isValid())
             best.t = std::numeric_limits<float>::infinity();
         return best;
@@ -499,9 +409,9 @@ bool SceneAccel::anyHit(const Ray& ray, RayCullMode cull, const AlphaTest* alpha
     return mpImpl->trace(ray, cull, alphaTest, true).isValid();
 }
 
-const char* SceneAccel::getKernelIsa() { return gTraceBlas.load() == &sse2::traceBlas ? "sse2" : "avx2"; }
+const char* SceneAccel::getKernelIsa() { return gTraceScene.load() == &sse2::traceScene ? "sse2" : "avx2"; }
 
-void SceneAccel::setBaselineKernels(bool baseline) { gTraceBlas = baseline ? &sse2::traceBlas : bestKernel(); }
+void SceneAccel::setBaselineKernels(bool baseline) { gTraceScene = baseline ? &sse2::traceScene : bestKernel(); }
 
 AABB SceneAccel::getBounds() const { return mpImpl->bounds; }
 const AccelStats& SceneAccel::getStats() const { return mpImpl->stats; }

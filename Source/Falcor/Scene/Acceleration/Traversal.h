@@ -147,12 +147,27 @@ inline bool precedes(float t, uint32_t instance, uint32_t prim, const TriangleHi
     return instance != best.instanceID ? instance < best.instanceID : prim < best.primitiveIndex;
 }
 
+/// One instance's part of a query: its mesh and where the ray starts.
+struct BlasQuery
+{
+    const WideBVH* bvh;
+    const Triangle4* triangles;
+    float tMin;
+    CullSign cull;
+    const AlphaTest* alphaTest; ///< Null for opaque meshes.
+    uint32_t instanceID;
+    bool anyHit;
+    /// Single-precision products may overflow or underflow: the triangle test then redoes such
+    /// lanes in double.
+    bool extremeCoordinates;
+};
+
 /// Bottom-level leaves: Triangle4 blocks tested against the query's ray; hits that precede
 /// `best` (and pass the alpha test) replace it.
 struct TriangleLeaves
 {
     const BlasQuery& query;
-    ShearedRay ray;
+    const ShearedRay& ray;
     vfloat4 tMin;
     TriangleHit& best;
 
@@ -190,9 +205,92 @@ inline bool TriangleLeaves::intersect(uint32_t block) const
     return false;
 }
 
-inline bool traceBlas(const BlasQuery& query, TriangleHit& best)
+/// Both tests' per-ray constants for one ray in one space.
+struct PreparedRay
 {
-    TriangleLeaves leaves{query, makeShearedRay(query.origin, query.dir), splat4(query.tMin), best};
-    return traverse(*query.bvh, makeBoxRay(query.origin, query.dir), query.tMin, best.t, leaves);
+    BoxRay box;
+    ShearedRay sheared;
+};
+
+inline bool traceBlas(const BlasQuery& query, const BoxRay& box, const ShearedRay& sheared, TriangleHit& best)
+{
+    TriangleLeaves leaves{query, sheared, splat4(query.tMin), best};
+    return traverse(*query.bvh, box, query.tMin, best.t, leaves);
+}
+
+/// Which determinant sign the cull mode rejects in the instance's object space. Positive
+/// determinants are counter-clockwise in object space; a mirroring transform flips that in
+/// world space, and frontFaceCW flips which winding is the front.
+inline CullSign cullSign(const PlacedInstance& inst, RayCullMode cull)
+{
+    if (cull == RayCullMode::None)
+        return CullSign::None;
+    const bool frontIsPositive = inst.frontFaceCW == inst.mirrored;
+    const bool rejectPositive = (cull == RayCullMode::Front) == frontIsPositive;
+    return rejectPositive ? CullSign::Positive : CullSign::Negative;
+}
+
+/// Top-level leaves: instances. Identity instances trace the world ray itself, whose setup
+/// (`worldBox`, and the sheared ray made at the first such instance) every one of them shares;
+/// others transform the ray into their object space first.
+struct InstanceLeaves
+{
+    const SceneView& scene;
+    const SceneQuery& query;
+    float rayMagnitude;
+    const BoxRay& worldBox;
+    ShearedRay& worldSheared; ///< Made by the first identity instance reached (uninitialized before).
+    TriangleHit& best;
+    mutable bool hasWorldSheared = false;
+
+    void prefetch(uint32_t) const {}
+    bool intersect(uint32_t instanceID) const;
+};
+
+inline bool InstanceLeaves::intersect(uint32_t instanceID) const
+{
+    const PlacedInstance& inst = scene.instances[instanceID];
+    const BottomLevel& mesh = scene.meshes[inst.meshID];
+    const Ray& ray = query.ray;
+    const bool ordinary = rayMagnitude <= inst.ordinaryRayMagnitude;
+    const BlasQuery blas{&mesh.bvh,  mesh.triangles.data(), ray.tMin, cullSign(inst, query.cull), mesh.opaque ? nullptr : query.alphaTest,
+                         instanceID, query.anyHit,          mesh.extremeCoordinates || !ordinary};
+    if (inst.identity)
+    {
+        if (!hasWorldSheared)
+            worldSheared = makeShearedRay(ray.origin, ray.dir), hasWorldSheared = true;
+        return traceBlas(blas, worldBox, worldSheared, best);
+    }
+    const float3 o = mul(inst.worldToObject, float4{ray.origin.x(), ray.origin.y(), ray.origin.z(), 1.f});
+    const float3 d = mul(inst.worldToObject, float4{ray.dir.x(), ray.dir.y(), ray.dir.z(), 0.f});
+    if (d == float3(0.f) || (!ordinary && !(isFinite(o) && isFinite(d))))
+        return false; // Out of float range in this instance's space.
+    return traceBlas(blas, makeBoxRay(o, d), makeShearedRay(o, d), best);
+}
+
+/// Absolute t slack of top-level culling: hits in different instances are found in their own
+/// object spaces, with rounding of a few ulps of the coordinates involved (ray origin, scene
+/// extent), so two candidates' t can differ by that much more than a relative slack allows.
+inline float topLevelSlack(const SceneView& scene, const Ray& ray)
+{
+    const float magnitude = maxAbs(ray.origin) + scene.sceneMagnitude;
+    return 1e-6f * magnitude / std::max(length(ray.dir), std::numeric_limits<float>::min());
+}
+
+inline TriangleHit traceScene(const SceneView& scene, const SceneQuery& query)
+{
+    const Ray& ray = query.ray;
+    TriangleHit best;
+    best.t = ray.tMax;
+    if (ray.dir == float3(0.f))
+        return best; // Nothing is hit along no direction.
+    const BoxRay worldBox = makeBoxRay(ray.origin, ray.dir);
+    ShearedRay worldSheared;
+    InstanceLeaves leaves{scene, query, std::max(maxAbs(ray.origin), maxAbs(ray.dir)), worldBox, worldSheared, best};
+    if (isLeafRef(scene.tlas.root) && scene.tlas.root != kEmptyRef) // One instance: no top-level box to test.
+        leaves.intersect(leafPayload(scene.tlas.root));
+    else
+        traverse<true>(scene.tlas, worldBox, ray.tMin, best.t, leaves, topLevelSlack(scene, ray));
+    return best;
 }
 } // namespace falcor::accel::FALCOR_ACCEL_ISA
