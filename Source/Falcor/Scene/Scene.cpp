@@ -80,6 +80,7 @@ uint32_t Scene::addInstance(uint32_t meshID, uint32_t nodeID, const float4x4& wo
     inst.nodeID = nodeID;
     inst.worldMatrix = inst.prevWorldMatrix = worldMatrix;
     inst.normalMatrix = inst.prevNormalMatrix = normalMatrix(worldMatrix);
+    inst.identity = worldMatrix == float4x4::identity();
     inst.frontFaceCW = mMeshes[meshID].frontFaceCW != (determinant3x3(worldMatrix) < 0.f);
     mInstances.push_back(inst);
     return uint32_t(mInstances.size() - 1);
@@ -253,6 +254,7 @@ void Scene::setInstanceTransforms(std::span<const float4x4> worldMatrices)
         inst.prevNormalMatrix = inst.normalMatrix;
         inst.worldMatrix = worldMatrices[i];
         inst.normalMatrix = normalMatrix(inst.worldMatrix);
+        inst.identity = inst.worldMatrix == float4x4::identity();
         const bool cw = mMeshes[inst.meshID].frontFaceCW != (determinant3x3(inst.worldMatrix) < 0.f);
         mAccelDirty |= cw != inst.frontFaceCW;
         inst.frontFaceCW = cw;
@@ -366,18 +368,20 @@ Scene::VertexData Scene::getVertexData(const TriangleHit& hit) const
     const Instance& inst = mInstances.at(hit.instanceID);
     const Mesh& mesh = mMeshes[inst.meshID];
     const uint3& tri = mesh.triangles.at(hit.primitiveIndex);
-    VertexData v;
-    v.posW = transformPoint(inst.worldMatrix, interpolate(mesh.positions, tri, hit.barycentrics));
-    v.normalW = safeNormalize(mul(inst.normalMatrix, interpolate(mesh.normals, tri, hit.barycentrics)));
+    const float3 p0 = mesh.positions[tri.x()], p1 = mesh.positions[tri.y()], p2 = mesh.positions[tri.z()];
+    const float3 posO = interpolate(mesh.positions, tri, hit.barycentrics), normalO = interpolate(mesh.normals, tri, hit.barycentrics);
     const float4 t = interpolate(mesh.tangents, tri, hit.barycentrics);
-    const float3 tw = safeNormalize(transformVector(inst.worldMatrix, t.xyz()));
-    v.tangentW = float4(tw.x(), tw.y(), tw.z(), t.w() > 0.f ? 1.f : t.w() < 0.f ? -1.f : 0.f); // 0 marks an invalid tangent
-    v.texC = interpolate(mesh.texCrds, tri, hit.barycentrics);
     // Face normal in object space (front side per the mesh's winding), then to world space: the
     // normal matrix keeps it on the front side even when the instance mirrors.
-    const float3 p0 = mesh.positions[tri.x()], p1 = mesh.positions[tri.y()], p2 = mesh.positions[tri.z()];
-    const float3 n = cross(p1 - p0, p2 - p0);
-    v.faceNormalW = safeNormalize(mul(inst.normalMatrix, mesh.frontFaceCW ? -n : n));
+    const float3 n = cross(p1 - p0, p2 - p0), faceO = mesh.frontFaceCW ? -n : n;
+    VertexData v;
+    // The identity (static meshes, pre-transformed) would give the same values: x·1 + y·0 + ... = x.
+    v.posW = inst.identity ? posO : transformPoint(inst.worldMatrix, posO);
+    v.normalW = safeNormalize(inst.identity ? normalO : mul(inst.normalMatrix, normalO));
+    const float3 tw = safeNormalize(inst.identity ? t.xyz() : transformVector(inst.worldMatrix, t.xyz()));
+    v.tangentW = float4(tw.x(), tw.y(), tw.z(), t.w() > 0.f ? 1.f : t.w() < 0.f ? -1.f : 0.f); // 0 marks an invalid tangent
+    v.texC = interpolate(mesh.texCrds, tri, hit.barycentrics);
+    v.faceNormalW = safeNormalize(inst.identity ? faceO : mul(inst.normalMatrix, faceO));
     return v;
 }
 

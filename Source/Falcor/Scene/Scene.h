@@ -79,6 +79,9 @@ public:
         float4x4 prevWorldMatrix = float4x4::identity(); ///< Previous frame's (for motion vectors).
         float3x3 normalMatrix = float3x3::identity();    ///< Inverse transpose of worldMatrix.
         float3x3 prevNormalMatrix = float3x3::identity();
+        /// worldMatrix is exactly the identity (meshes pre-transformed to world space): hits need
+        /// no transforms.
+        bool identity = true;
         /// Winding of front faces in world space: the mesh's, flipped when the matrix mirrors.
         bool frontFaceCW = false;
     };
