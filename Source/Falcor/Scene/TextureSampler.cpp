@@ -28,9 +28,19 @@ float4 sampleBilinearLevel(const Texture& t, float2 uv, uint32_t mip, TextureAdd
     const float tx = x - fx, ty = y - fy;
     const int x0 = address(int(fx), w, au), x1 = address(int(fx) + 1, w, au);
     const int y0 = address(int(fy), h, av), y1 = address(int(fy) + 1, h, av);
-    const float4 a = t.loadTexel(x0, y0, mip), b = t.loadTexel(x1, y0, mip);
-    const float4 c = t.loadTexel(x0, y1, mip), d = t.loadTexel(x1, y1, mip);
-    return lerp(lerp(a, b, tx), lerp(c, d, tx), ty);
+    // Neighbouring texels (all but the wrapped or clamped edge) decode as one pair per row.
+    float4 top[2], bottom[2];
+    if (x1 == x0 + 1)
+    {
+        t.decode(t.row(uint32_t(y0), mip) + size_t(x0) * t.getBytesPerTexel(), top, 2);
+        t.decode(t.row(uint32_t(y1), mip) + size_t(x0) * t.getBytesPerTexel(), bottom, 2);
+    }
+    else
+    {
+        top[0] = t.loadTexel(x0, y0, mip), top[1] = t.loadTexel(x1, y0, mip);
+        bottom[0] = t.loadTexel(x0, y1, mip), bottom[1] = t.loadTexel(x1, y1, mip);
+    }
+    return lerp(lerp(top[0], top[1], tx), lerp(bottom[0], bottom[1], tx), ty);
 }
 } // namespace
 
