@@ -6,6 +6,7 @@
 #include "Core/ThreadPool.h"
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
+#include <algorithm>
 
 namespace falcor
 {
@@ -147,8 +148,8 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
 }
 
 template<typename SampleGenerator>
-PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
-                                       const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const
+PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, const float3& dir,
+                                       const TriangleHit& primaryHit, uint32_t spp, const SampleGenerator* generators, size_t stride) const
 {
     auto startPath = [&](uint32_t s) {
         PathState path;
@@ -163,7 +164,7 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
     PathTracerPixel r;
     for (uint32_t s = 0; s < spp; ++s)
     {
-        SampleGenerator sg(pixel, frame.seed * maxSpp + s);
+        SampleGenerator sg = generators[s * stride];
         PathState path = startPath(s);
         integrator.tracePath(path, sg);
         r.color += path.L;
@@ -188,7 +189,7 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
     r.deltaTransmission.posW = float3(0.f);
     if (spp > 0 && primaryHit.isValid())
     {
-        SampleGenerator sgReflection(pixel, frame.seed * maxSpp), sgTransmission(pixel, frame.seed * maxSpp);
+        SampleGenerator sgReflection = generators[0], sgTransmission = generators[0];
         PathState reflection = startPath(0), transmission = startPath(0);
         r.deltaReflection = integrator.traceDeltaReflectionGuide(reflection, sgReflection);
         r.deltaTransmission = integrator.traceDeltaTransmissionGuide(transmission, sgTransmission);
@@ -227,15 +228,22 @@ PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderDat
 
     parallelForRows(frameDim.y(), [&](uint32_t y) {
         std::vector<std::vector<float4>> rows(outputs.size(), std::vector<float4>(frameDim.x()));
+        std::vector<uint32_t> spp(frameDim.x(), maxSpp);
+        if (sampleCount)
+            for (uint32_t x = 0; x < frameDim.x(); ++x)
+                spp[x] = std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp);
+        // Falcor seeds sample s of a frame with frame.seed * maxSpp + s; generator of (x, s) at s * width + x.
+        const uint32_t rowSpp = std::max(1u, *std::max_element(spp.begin(), spp.end())); // At least sample 0 (the guide paths').
+        std::vector<SampleGenerator> generators(size_t(rowSpp) * frameDim.x(), SampleGenerator(uint2(0u), 0u));
+        for (uint32_t s = 0; s < rowSpp; ++s)
+            SampleGenerator::createRow(0, y, frameDim.x(), frame.seed * maxSpp + s, &generators[size_t(s) * frameDim.x()]);
         for (uint32_t x = 0; x < frameDim.x(); ++x)
         {
-            const uint2 pixel(x, y);
-            const uint32_t spp = sampleCount ? std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp) : maxSpp;
-            const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(pixel, frameDim).dir;
+            const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(uint2(x, y), frameDim).dir;
             const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            const PathTracerPixel r = tracePixel(integrator, frame, pixel, dir, hit, spp, maxSpp);
+            const PathTracerPixel r = tracePixel(integrator, frame, dir, hit, spp[x], &generators[x], frameDim.x());
             for (size_t i = 0; i < outputs.size(); ++i)
-                rows[i][x] = r.texel(outputs[i].first, spp);
+                rows[i][x] = r.texel(outputs[i].first, spp[x]);
             rowStats[y] += r.stats;
         }
         for (size_t i = 0; i < outputs.size(); ++i)

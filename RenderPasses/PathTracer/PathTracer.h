@@ -53,10 +53,11 @@ private:
     using RayStats = PathTracerRayStats;
     template<typename SampleGenerator>
     RayStats renderFrame(const Frame& frame, const RenderData& renderData) const;
-    /// One pixel: its samples, and the NRD guide paths when asked for.
+    /// One pixel: its samples, and the NRD guide paths when asked for. Sample s starts from the
+    /// generator generators[s * stride].
     template<typename SampleGenerator>
-    PathTracerPixel tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, uint2 pixel, const float3& dir,
-                               const TriangleHit& primaryHit, uint32_t spp, uint32_t maxSpp) const;
+    PathTracerPixel tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, const float3& dir,
+                               const TriangleHit& primaryHit, uint32_t spp, const SampleGenerator* generators, size_t stride) const;
     /// `pixelStats.stats`: the last frame's counts and per-pixel averages (zeros while disabled).
     PropertyValue getPixelStats() const;
     void warnUnsupportedOnce() const;

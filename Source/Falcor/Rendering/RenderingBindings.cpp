@@ -134,6 +134,20 @@ py::array_t<uint32_t> generatorNumbers(const py::array_t<uint32_t, py::array::c_
     }
     return out;
 }
+
+/// The same numbers for the pixels (x, y), x < width, from the generators' createRow.
+template<typename SampleGenerator>
+py::array_t<uint32_t> rowNumbers(uint32_t y, uint32_t width, uint32_t sampleNumber, size_t count)
+{
+    std::vector<SampleGenerator> generators(width, SampleGenerator(uint2(0u), 0u));
+    SampleGenerator::createRow(0, y, width, sampleNumber, generators.data());
+    py::array_t<uint32_t> out({size_t(width), count});
+    auto o = out.mutable_unchecked<2>();
+    for (uint32_t x = 0; x < width; ++x)
+        for (size_t k = 0; k < count; ++k)
+            o(x, k) = generators[x].next();
+    return out;
+}
 } // namespace
 
 void registerRenderingBindings(py::module_& root)
@@ -147,6 +161,13 @@ void registerRenderingBindings(py::module_& root)
         return generatorNumbers<UniformSampleGenerator>(pixels, sampleNumber, count);
     }, "type"_a, "pixels"_a, "sample_number"_a, "count"_a,
        "The first `count` 32-bit numbers of Falcor's sample generator ('TinyUniform' or 'Uniform') for each pixel.");
+    m.def("sample_generator_row_numbers", [](const std::string& type, uint32_t y, uint32_t width, uint32_t sampleNumber, size_t count) {
+        if (type == "TinyUniform")
+            return rowNumbers<TinyUniformSampleGenerator>(y, width, sampleNumber, count);
+        FALCOR_CHECK(type == "Uniform", "sample_generator_row_numbers: unknown generator '", type, "' (TinyUniform or Uniform).");
+        return rowNumbers<UniformSampleGenerator>(y, width, sampleNumber, count);
+    }, "type"_a, "y"_a, "width"_a, "sample_number"_a, "count"_a,
+       "sample_generator_numbers for the pixels (0..width-1, y), from the generators made a row at a time (as the PathTracer does).");
     using Lambert = Fixed<LambertDiffuseBRDF>;
     py::class_<Lambert> lambert(m, "LambertDiffuseBRDF");
     lambert.def(py::init([](const py::object& albedo) { return Lambert{{toVector<float, 3>(albedo)}}; }), "albedo"_a);

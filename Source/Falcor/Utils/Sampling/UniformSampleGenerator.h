@@ -18,6 +18,14 @@ public:
         mState[2] = uint32_t(s1), mState[3] = uint32_t(s1 >> 32);
     }
 
+    /// The generators of pixels (x0 + i, y), i < count, for one sample number (the interface the
+    /// tiny generator batches).
+    static void createRow(uint32_t x0, uint32_t y, uint32_t count, uint32_t sampleNumber, UniformSampleGenerator* out)
+    {
+        for (uint32_t i = 0; i < count; ++i)
+            out[i] = UniformSampleGenerator(uint2(x0 + i, y), sampleNumber);
+    }
+
     /// Next 32 random bits.
     uint32_t next()
     {
