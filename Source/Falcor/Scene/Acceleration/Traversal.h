@@ -205,13 +205,6 @@ inline bool TriangleLeaves::intersect(uint32_t block) const
     return false;
 }
 
-/// Both tests' per-ray constants for one ray in one space.
-struct PreparedRay
-{
-    BoxRay box;
-    ShearedRay sheared;
-};
-
 inline bool traceBlas(const BlasQuery& query, const BoxRay& box, const ShearedRay& sheared, TriangleHit& best)
 {
     TriangleLeaves leaves{query, sheared, splat4(query.tMin), best};
