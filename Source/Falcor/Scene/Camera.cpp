@@ -63,6 +63,7 @@ void Camera::calculateParameters()
     const float halfHeight = d.focalDistance * std::tan(fovY * 0.5f);
     d.cameraU = d.cameraU * (halfHeight * d.aspectRatio);
     d.cameraV = d.cameraV * halfHeight;
+    mViewAxis = normalize(d.cameraW);
 }
 
 Camera::Changes Camera::beginFrame(bool firstFrame)
@@ -110,12 +111,11 @@ float3 Camera::computeNonNormalizedRayDirPinhole(uint2 pixel, uint2 frameDim, bo
     return mData.cameraU * ndc.x() + mData.cameraV * ndc.y() + mData.cameraW;
 }
 
-/// Puts the near and far planes on the ray (they are distances along the view axis).
-static Ray withDepthRange(Ray ray, const CameraData& d)
+Ray Camera::withDepthRange(Ray ray) const
 {
-    const float invCos = 1.f / dot(normalize(d.cameraW), ray.dir);
-    ray.tMin = d.nearZ * invCos;
-    ray.tMax = d.farZ * invCos;
+    const float invCos = 1.f / dot(mViewAxis, ray.dir);
+    ray.tMin = mData.nearZ * invCos;
+    ray.tMax = mData.farZ * invCos;
     return ray;
 }
 
@@ -124,7 +124,7 @@ Ray Camera::computeRayPinhole(uint2 pixel, uint2 frameDim, bool applyJitter) con
     Ray ray;
     ray.origin = mData.posW;
     ray.dir = normalize(computeNonNormalizedRayDirPinhole(pixel, frameDim, applyJitter));
-    return withDepthRange(ray, mData);
+    return withDepthRange(ray);
 }
 
 Ray Camera::computeRayThinlens(uint2 pixel, uint2 frameDim, float2 u) const
@@ -137,6 +137,6 @@ Ray Camera::computeRayThinlens(uint2 pixel, uint2 frameDim, float2 u) const
     const float3 focusPoint = mData.posW + dir;
     ray.origin = mData.posW + (normalize(mData.cameraU) * lens.x() + normalize(mData.cameraV) * lens.y()) * mData.apertureRadius;
     ray.dir = normalize(focusPoint - ray.origin);
-    return withDepthRange(ray, mData);
+    return withDepthRange(ray);
 }
 } // namespace falcor

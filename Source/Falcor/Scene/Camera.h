@@ -87,8 +87,11 @@ public:
 
 private:
     void calculateParameters();
+    /// Puts the near and far planes on the ray (they are distances along the view axis).
+    Ray withDepthRange(Ray ray) const;
 
     CameraData mData, mPrevData;
+    float3 mViewAxis{1.f, 0.f, 0.f}; ///< normalize(mData.cameraW), made with it once per frame rather than per ray.
     Changes mChanges = Changes::None;
     JitterGenerator mJitterGenerator;
     float2 mJitterScale{0.f, 0.f};
