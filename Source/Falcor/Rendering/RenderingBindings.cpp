@@ -17,6 +17,8 @@
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
+#include <type_traits>
+#include <vector>
 
 namespace falcor::python
 {
@@ -118,35 +120,26 @@ void bindBSDF(const char* doc, py::class_<Factory>& cls)
         "`count` samples for view wi, each from its own generator: dict of wo (N, 3), pdf (N,), "
         "weight = f·cos/pdf of the chosen lobe (N, 3), lobe (LobeType bits) and valid (N,).");
 }
+/// The first `count` numbers of each generator, a row per generator.
 template<typename SampleGenerator>
-py::array_t<uint32_t> generatorNumbers(const py::array_t<uint32_t, py::array::c_style | py::array::forcecast>& pixels,
-                                       uint32_t sampleNumber, size_t count)
+py::array_t<uint32_t> firstNumbers(std::vector<SampleGenerator>& generators, size_t count)
 {
-    FALCOR_CHECK(pixels.ndim() == 2 && pixels.shape(1) == 2, "sample_generator_numbers: pixels must be an (N, 2) array.");
-    py::array_t<uint32_t> out({size_t(pixels.shape(0)), count});
-    auto px = pixels.unchecked<2>();
+    py::array_t<uint32_t> out({generators.size(), count});
     auto o = out.mutable_unchecked<2>();
-    for (py::ssize_t i = 0; i < px.shape(0); ++i)
-    {
-        SampleGenerator sg(uint2(px(i, 0), px(i, 1)), sampleNumber);
+    for (size_t i = 0; i < generators.size(); ++i)
         for (size_t k = 0; k < count; ++k)
-            o(i, k) = sg.next();
-    }
+            o(i, k) = generators[i].next();
     return out;
 }
 
-/// The same numbers for the pixels (x, y), x < width, from the generators' createRow.
-template<typename SampleGenerator>
-py::array_t<uint32_t> rowNumbers(uint32_t y, uint32_t width, uint32_t sampleNumber, size_t count)
+/// Calls `numbers` with the generator type named `type` (as a std::type_identity).
+template<typename Numbers>
+py::array_t<uint32_t> withGeneratorType(const std::string& type, const char* function, Numbers&& numbers)
 {
-    std::vector<SampleGenerator> generators(width, SampleGenerator(uint2(0u), 0u));
-    SampleGenerator::createRow(0, y, width, sampleNumber, generators.data());
-    py::array_t<uint32_t> out({size_t(width), count});
-    auto o = out.mutable_unchecked<2>();
-    for (uint32_t x = 0; x < width; ++x)
-        for (size_t k = 0; k < count; ++k)
-            o(x, k) = generators[x].next();
-    return out;
+    if (type == "TinyUniform")
+        return numbers(std::type_identity<TinyUniformSampleGenerator>{});
+    FALCOR_CHECK(type == "Uniform", function, ": unknown generator '", type, "' (TinyUniform or Uniform).");
+    return numbers(std::type_identity<UniformSampleGenerator>{});
 }
 } // namespace
 
@@ -155,17 +148,22 @@ void registerRenderingBindings(py::module_& root)
     py::module_ m = root.def_submodule("rendering", "BSDFs of the renderer, evaluated on numpy arrays (for tests and research).");
     m.def("sample_generator_numbers", [](const std::string& type, const py::array_t<uint32_t, py::array::c_style | py::array::forcecast>& pixels,
                                          uint32_t sampleNumber, size_t count) {
-        if (type == "TinyUniform")
-            return generatorNumbers<TinyUniformSampleGenerator>(pixels, sampleNumber, count);
-        FALCOR_CHECK(type == "Uniform", "sample_generator_numbers: unknown generator '", type, "' (TinyUniform or Uniform).");
-        return generatorNumbers<UniformSampleGenerator>(pixels, sampleNumber, count);
+        FALCOR_CHECK(pixels.ndim() == 2 && pixels.shape(1) == 2, "sample_generator_numbers: pixels must be an (N, 2) array.");
+        return withGeneratorType(type, "sample_generator_numbers", [&]<typename SG>(std::type_identity<SG>) {
+            auto px = pixels.unchecked<2>();
+            std::vector<SG> generators;
+            for (py::ssize_t i = 0; i < px.shape(0); ++i)
+                generators.emplace_back(uint2(px(i, 0), px(i, 1)), sampleNumber);
+            return firstNumbers(generators, count);
+        });
     }, "type"_a, "pixels"_a, "sample_number"_a, "count"_a,
        "The first `count` 32-bit numbers of Falcor's sample generator ('TinyUniform' or 'Uniform') for each pixel.");
     m.def("sample_generator_row_numbers", [](const std::string& type, uint32_t y, uint32_t width, uint32_t sampleNumber, size_t count) {
-        if (type == "TinyUniform")
-            return rowNumbers<TinyUniformSampleGenerator>(y, width, sampleNumber, count);
-        FALCOR_CHECK(type == "Uniform", "sample_generator_row_numbers: unknown generator '", type, "' (TinyUniform or Uniform).");
-        return rowNumbers<UniformSampleGenerator>(y, width, sampleNumber, count);
+        return withGeneratorType(type, "sample_generator_row_numbers", [&]<typename SG>(std::type_identity<SG>) {
+            std::vector<SG> generators(width, SG(uint2(0u), 0u));
+            SG::createRow(0, y, width, sampleNumber, generators.data());
+            return firstNumbers(generators, count);
+        });
     }, "type"_a, "y"_a, "width"_a, "sample_number"_a, "count"_a,
        "sample_generator_numbers for the pixels (0..width-1, y), from the generators made a row at a time (as the PathTracer does).");
     using Lambert = Fixed<LambertDiffuseBRDF>;
