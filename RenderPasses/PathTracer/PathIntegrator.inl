@@ -149,9 +149,10 @@ float3 PathIntegrator<SG>::handleMiss(PathState& path) const
         return float3(0.f);
     ++path.pathVertices;
     float misWeight = 1.f;
+    const float2 uv = mLights.envMap->toUv(path.dir);
     if (mParams.useNEE && mParams.useMIS && path.isLightSampled() && path.isLightSamplable())
-        misWeight = evalMIS(path.pdf, mLights.selectionPdf[PathTracerLights::EnvMap] * mLights.envMap->evalPdf(path.dir));
-    const float3 Le = mLights.envMap->eval(path.dir);
+        misWeight = evalMIS(path.pdf, mLights.selectionPdf[PathTracerLights::EnvMap] * mLights.envMap->evalPdfUv(uv));
+    const float3 Le = mLights.envMap->evalUv(uv);
     path.L += path.thp * Le * misWeight;
     if (!mOutputs.guide)
         return Le * misWeight;

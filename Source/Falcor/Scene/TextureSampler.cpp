@@ -14,8 +14,10 @@ float reduce(float u, TextureAddressMode mode)
 
 int address(int i, int size, TextureAddressMode mode)
 {
+    if (unsigned(i) < unsigned(size))
+        return i; // Inside the texture (nearly always): either mode keeps it, without a division.
     if (mode == TextureAddressMode::Clamp)
-        return std::clamp(i, 0, size - 1);
+        return i < 0 ? 0 : size - 1;
     int m = i % size;
     return m < 0 ? m + size : m;
 }

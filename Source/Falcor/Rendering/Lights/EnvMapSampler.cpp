@@ -74,11 +74,10 @@ float EnvMapSampler::toSolidAngle(float uvPdf, float v)
     return sinTheta > 0.f ? uvPdf / (2.f * kPi * kPi * sinTheta) : 0.f;
 }
 
-float EnvMapSampler::evalPdf(const float3& dir) const
+float EnvMapSampler::evalPdfUv(float2 uv) const
 {
     if (!mValid)
         return 0.f;
-    const float2 uv = mEnvMap.worldToUv(dir);
     const uint32_t y = std::min(uint32_t(uv.y() * float(mHeight)), mHeight - 1);
     const uint32_t x = std::min(uint32_t(uv.x() * float(mWidth)), mWidth - 1);
     const float* row = &mConditionalCdf[size_t(y) * (mWidth + 1)];

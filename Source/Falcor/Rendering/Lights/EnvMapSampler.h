@@ -27,6 +27,10 @@ public:
 
     bool isEmpty() const { return !mValid; }
     float3 eval(const float3& dir) const { return mEnvMap.eval(dir); }
+    /// The map coordinates of world direction `dir`: a miss that needs both the radiance and the
+    /// density (MIS) finds them once and passes them to evalUv and evalPdfUv.
+    float2 toUv(const float3& dir) const { return mEnvMap.worldToUv(dir); }
+    float3 evalUv(float2 uv) const { return mEnvMap.evalUv(uv); }
     /// Whether this sampler was built for an env map equal to `envMap` (texture, rotation, tint, intensity).
     bool isBuiltFor(const EnvMap& envMap) const
     {
@@ -52,7 +56,9 @@ public:
     }
 
     /// Density of `dir` under sample() (solid angle).
-    float evalPdf(const float3& dir) const;
+    float evalPdf(const float3& dir) const { return evalPdfUv(toUv(dir)); }
+    /// Density under sample() of the direction at map coordinates `uv` (solid angle).
+    float evalPdfUv(float2 uv) const;
 
 private:
     /// Inverts a piecewise-constant CDF of n cells over [0, 1]: the position and its density there.
