@@ -710,7 +710,7 @@ void RenderGraph::compileLocked(RenderContext* pRenderContext)
             }
             if (!connected && !isOutput(key) && (f.isOptional() || !f.isOutput()))
                 continue; // Unconnected optional field: bound to nothing.
-            auto& r = resources.try_emplace(groups.find(key), Compiled::Resource{resolved.at(groups.find(key)), kForever, 0, nullptr})
+            auto& r = resources.try_emplace(groups.find(key), Compiled::Resource{resolved.at(groups.find(key)), kForever, 0, nullptr, {}})
                           .first->second;
             r.firstUse = std::min(r.firstUse, i);
             r.lastUse = std::max(r.lastUse, isOutput(key) || f.isPersistent() ? kForever : i);
