@@ -61,8 +61,9 @@ def count(scene: Path, args) -> dict:
             raise RuntimeError(f"the render under callgrind failed:\n{run.stderr[-3000:]}")
         mean = json.loads(run.stdout.strip().splitlines()[-1])["mean"]
         samples = args.width * args.height * args.spp
-        return {"scene": scene.name, "samples": samples, "instructions": total_instructions(out),
-                "instructions_per_sample": total_instructions(out) / samples, "mean": mean}
+        instructions = total_instructions(out)
+        return {"scene": scene.name, "samples": samples, "instructions": instructions,
+                "instructions_per_sample": instructions / samples, "mean": mean}
 
 
 def main() -> None:
