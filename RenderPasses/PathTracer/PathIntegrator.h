@@ -133,6 +133,10 @@ private:
     static constexpr uint32_t kMaxRejectedHits = 16;
 
     void handleHit(PathState& path, SampleGenerator& sg) const;
+    /// The material's part of handleHit, on the concrete material instance so that its BSDF
+    /// calls inline (one dispatch per hit).
+    template<typename Material>
+    void shadeHit(PathState& path, const ShadingData& sd, Material& mi, SampleGenerator& sg) const;
     /// Attenuation by the dielectric volume the segment just traced ran through.
     void applyVolumeAbsorption(PathState& path, const ShadingData& sd) const;
     /// Skips false intersections inside higher-priority volumes; sets the outside IoR of true ones.
@@ -143,9 +147,12 @@ private:
     /// Emission at the hit, MIS-weighted against the light sample taken at the previous vertex;
     /// returns what it added to the path.
     float3 addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const;
-    void sampleLightAndShade(PathState& path, const ShadingData& sd, const MaterialInstance& mi, uint32_t lobes, SampleGenerator& sg) const;
+    /// `Material`: a MaterialInstance or one of its concrete instance types (as the next one).
+    template<typename Material>
+    void sampleLightAndShade(PathState& path, const ShadingData& sd, const Material& mi, uint32_t lobes, SampleGenerator& sg) const;
     bool generateLightSample(const ShadingData& sd, bool upper, bool lower, SampleGenerator& sg, PathLightSample& ls) const;
-    bool generateScatterRay(PathState& path, const ShadingData& sd, const MaterialInstance& mi, const BSDFProperties& props,
+    template<typename Material>
+    bool generateScatterRay(PathState& path, const ShadingData& sd, const Material& mi, const BSDFProperties& props,
                             SampleGenerator& sg) const;
     void setGuideData(PathState& path, const ShadingData& sd, const BSDFProperties& props) const;
     /// Falcor's setNRD* calls of handleHit: demodulation data of the sample and the pixel.

@@ -9,10 +9,16 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
     if (!handleNestedDielectrics(path, sd))
         return;
     ++path.pathVertices;
-    const bool isPrimaryHit = path.vertexIndex == 1;
     if (mOutputs.nrd && path.vertexIndex == 2)
         path.nrd.hitDist = path.sceneLength;
-    MaterialInstance mi = createMaterial(path, sd);
+    createMaterial(path, sd).visit([&](auto& mi) { shadeHit(path, sd, mi, sg); });
+}
+
+template<typename SG>
+template<typename Material>
+void PathIntegrator<SG>::shadeHit(PathState& path, const ShadingData& sd, Material& mi, SG& sg) const
+{
+    const bool isPrimaryHit = path.vertexIndex == 1;
     BSDFProperties props = mi.getProperties();
     if (!mParams.useLightsInDielectricVolumes && path.isInsideDielectricVolume())
         props.emission = float3(0.f);
@@ -20,7 +26,7 @@ void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
     // Without caustics, specular lobes after a diffuse bounce are off.
     const bool isSpecular = props.roughness <= mParams.specularRoughnessThreshold;
     if (mParams.disableCaustics && path.getBounces(BounceType::Diffuse) > 0 && isSpecular)
-        mi.setActiveLobes(kLobeDiffuse);
+        setActiveLobes(mi, kLobeDiffuse);
 
     const float3 emission = addEmission(path, sd, props, isPrimaryHit);
 
@@ -164,8 +170,8 @@ float3 PathIntegrator<SG>::handleMiss(PathState& path) const
 }
 
 template<typename SG>
-void PathIntegrator<SG>::sampleLightAndShade(PathState& path, const ShadingData& sd, const MaterialInstance& mi, uint32_t lobes,
-                                             SG& sg) const
+template<typename Material>
+void PathIntegrator<SG>::sampleLightAndShade(PathState& path, const ShadingData& sd, const Material& mi, uint32_t lobes, SG& sg) const
 {
     const bool upper = (lobes & kLobeNonDeltaReflection) != 0 && (mParams.useLightsInDielectricVolumes || !path.isInsideDielectricVolume());
     const bool lower = (lobes & kLobeNonDeltaTransmission) != 0;
@@ -176,7 +182,7 @@ void PathIntegrator<SG>::sampleLightAndShade(PathState& path, const ShadingData&
         return;
     if (mParams.useMIS && ls.lightType != PathTracerLights::Analytic)
         ls.Li *= evalMIS(ls.pdf, mi.evalPdf(sd, ls.dir, mParams.useBSDFSampling));
-    const float3 Lr = mi.eval(sd, ls.dir, sg) * ls.Li;
+    const float3 Lr = evalBSDF(mi, sd, ls.dir, sg) * ls.Li;
     if (!anyPositive(Lr))
         return;
     ++path.visibilityRays;
@@ -242,8 +248,9 @@ bool PathIntegrator<SG>::generateLightSample(const ShadingData& sd, bool upper, 
 }
 
 template<typename SG>
-bool PathIntegrator<SG>::generateScatterRay(PathState& path, const ShadingData& sd, const MaterialInstance& mi,
-                                            const BSDFProperties& props, SG& sg) const
+template<typename Material>
+bool PathIntegrator<SG>::generateScatterRay(PathState& path, const ShadingData& sd, const Material& mi, const BSDFProperties& props,
+                                            SG& sg) const
 {
     BSDFSample bs;
     const bool sampled = mi.sample(sd, sg, bs, mParams.useBSDFSampling);

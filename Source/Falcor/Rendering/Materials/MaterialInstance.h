@@ -10,6 +10,26 @@
 
 namespace falcor
 {
+/// f(wi, wo)·|cos θo| of a concrete material instance (or of a MaterialInstance); layered
+/// materials are stochastic and draw from `sg`, the others do not take it.
+template<typename Instance, typename SampleGenerator>
+float3 evalBSDF(const Instance& mi, const ShadingData& sd, const float3& wo, SampleGenerator& sg)
+{
+    if constexpr (requires { mi.eval(sd, wo, sg); })
+        return mi.eval(sd, wo, sg);
+    else
+        return mi.eval(sd, wo);
+}
+
+/// Restricts the standard BSDF to `lobes` (the PathTracer's disableCaustics); other models have
+/// one lobe and ignore it.
+template<typename Instance>
+void setActiveLobes(Instance& mi, uint32_t lobes)
+{
+    if constexpr (requires { mi.activeLobes = lobes; })
+        mi.activeLobes = lobes;
+}
+
 /// Any material set up at one hit (Falcor's IMaterialInstance): what integrators ask of a
 /// surface. A closed set of value types, dispatched by std::visit: no allocation, no virtual calls.
 class MaterialInstance
@@ -22,14 +42,7 @@ public:
     template<typename SampleGenerator>
     float3 eval(const ShadingData& sd, const float3& wo, SampleGenerator& sg) const
     {
-        return std::visit(
-            [&](const auto& mi) {
-                if constexpr (requires { mi.eval(sd, wo, sg); })
-                    return mi.eval(sd, wo, sg);
-                else
-                    return mi.eval(sd, wo);
-            },
-            mInstance);
+        return std::visit([&](const auto& mi) { return evalBSDF(mi, sd, wo, sg); }, mInstance);
     }
 
     template<typename SampleGenerator>
@@ -58,12 +71,18 @@ public:
         return std::visit([](const auto& mi) -> const ShadingFrame& { return mi.sf; }, mInstance);
     }
 
-    /// Restricts the standard BSDF to `lobes` (the PathTracer's disableCaustics); other models
-    /// have one lobe and ignore it.
+    /// See falcor::setActiveLobes.
     void setActiveLobes(uint32_t lobes)
     {
-        if (auto* standard = std::get_if<StandardMaterialInstance>(&mInstance))
-            standard->activeLobes = lobes;
+        std::visit([&](auto& mi) { falcor::setActiveLobes(mi, lobes); }, mInstance);
+    }
+
+    /// Calls `f` with the concrete instance: code that makes several calls on one material
+    /// dispatches once and gets them inlined (the free functions above cover the differences).
+    template<typename F>
+    decltype(auto) visit(F&& f)
+    {
+        return std::visit(std::forward<F>(f), mInstance);
     }
 
 private:
