@@ -168,10 +168,13 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
         PathState path = startPath(s);
         integrator.tracePath(path, sg);
         r.color += path.L;
-        GuideData& g = r.guide;
-        g.albedo += path.guide.albedo, g.specularAlbedo += path.guide.specularAlbedo, g.indirectAlbedo += path.guide.indirectAlbedo;
-        g.guideNormal += path.guide.guideNormal, g.reflectionPosW += path.guide.reflectionPosW;
         r.addStats(path, integrator.getTerminatedPathLength(path));
+        if (integrator.getOutputs().guide)
+        {
+            GuideData& g = r.guide;
+            g.albedo += path.guide.albedo, g.specularAlbedo += path.guide.specularAlbedo, g.indirectAlbedo += path.guide.indirectAlbedo;
+            g.guideNormal += path.guide.guideNormal, g.reflectionPosW += path.guide.reflectionPosW;
+        }
         if (!integrator.getOutputs().nrd)
             continue;
         if (s == 0)
