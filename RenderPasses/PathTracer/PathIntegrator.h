@@ -147,7 +147,7 @@ private:
     /// Emission at the hit, MIS-weighted against the light sample taken at the previous vertex;
     /// returns what it added to the path.
     float3 addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const;
-    /// `Material`: a MaterialInstance or one of its concrete instance types (as the next one).
+    /// `Material`, here and in generateScatterRay: a MaterialInstance or one of its concrete types.
     template<typename Material>
     void sampleLightAndShade(PathState& path, const ShadingData& sd, const Material& mi, uint32_t lobes, SampleGenerator& sg) const;
     bool generateLightSample(const ShadingData& sd, bool upper, bool lower, SampleGenerator& sg, PathLightSample& ls) const;
