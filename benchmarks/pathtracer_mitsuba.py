@@ -16,12 +16,20 @@ CPUs; ours also sets falcor.set_thread_count, Mitsuba drjit's pool. Mitsuba's LL
 compiles its kernels on the first render: its timed render is the second one with the same
 settings (the first, compile included, is reported apart).
 
+With --profile-mitsuba, each Mitsuba run is repeated under `perf record` (Linux perf; only this
+option needs it) and its samples are split between Embree's traversal (libembree) and the rest
+of its rendering (Mitsuba's libraries and plugins, drjit, the kernels the LLVM variant compiled):
+where Mitsuba's own time goes, and so how much of a sample's time budget traversal at Embree's
+speed would leave for shading. With --repeats N, ours and Mitsuba are timed N times in
+alternation per thread count; rates and ratios are medians, ratios taken within each round.
+
 Reported: samples per second (width x height x spp / wall seconds of the render call), the ratio
 ours / Mitsuba per variant and thread count, and the relative difference of the image means (a
 check that both rendered the same light transport; expect a few 0.1 % at these sample counts).
 
 Usage: PYTHONPATH=build/<dir>/python python benchmarks/pathtracer_mitsuba.py [--scene PATH|terrain] [--spp 64]
        [--threads 1,2] [--variants scalar_rgb,llvm_ad_rgb] [--bounces 3] [--mitsuba-python PATH] [--quick]
+       [--repeats 1] [--profile-mitsuba]
 """
 from __future__ import annotations
 
@@ -29,6 +37,9 @@ import argparse
 import json
 import math
 import os
+import re
+import shutil
+import statistics
 import struct
 import subprocess
 import sys
@@ -218,6 +229,55 @@ def time_mitsuba(args, scene_json: Path, variant: str, threads: int) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
+# Shared objects whose samples are not rendering: Python, the kernel, the loader, libc, LLVM
+# (compiling the LLVM variant's kernels), Python extension modules and the PLY loader.
+NOT_RENDERING = re.compile(r"python|kernel|ld-linux|libc[.-]|libLLVM|cpython|^ply[.]so")
+
+
+def profile_mitsuba(args, scene_json: Path, variant: str, threads: int) -> dict:
+    """The Mitsuba worker again, under `perf record`: the shares of its samples in Embree's traversal
+    and in the rest of its rendering; scene loading, BVH build, LLVM compilation and Python left out."""
+    if not shutil.which("perf"):
+        raise SystemExit("--profile-mitsuba needs Linux perf (apt-get install linux-perf)")
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "perf.data"
+        cmd = ["perf", "record", "-q", "-F", "1999", "-o", str(data), "--", args.mitsuba_python, __file__, "--mitsuba-worker",
+               "--variant", variant, "--threads", str(threads), "--scene-json", str(scene_json), "--spp", str(args.spp),
+               "--width", str(args.width), "--height", str(args.height), "--bounces", str(args.bounces)]
+        cpus = pin(threads)
+        run = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+        if run.returncode != 0:
+            raise RuntimeError(f"perf record of the Mitsuba worker failed ({variant}, {threads} threads):\n{run.stderr[-3000:]}")
+        report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--sort", "dso,sym", "--stdio"],
+                                capture_output=True, text=True, check=True).stdout
+    embree = rest = 0.0
+    for line in report.splitlines():
+        match = re.match(r"\s*([0-9.]+)%\s+(\S+(?: tid \d+)?)\s+\[.\]\s+(.*)$", line)
+        if not match:
+            continue
+        share, dso, symbol = float(match.group(1)), match.group(2), match.group(3)
+        if "embree" in dso:
+            # Traversal only: Embree's BVH build (at scene load) is not rendering.
+            if re.search(r"intersect|occluded", symbol, re.IGNORECASE):
+                embree += share
+        elif not NOT_RENDERING.search(dso):
+            rest += share  # Mitsuba's libraries and plugins, drjit, and the kernels its JIT compiled ("[JIT] tid N").
+    return {"embree": embree, "rest": rest}
+
+
+def measure_round(args, scene_json: Path, variants: list[str], threads: int, samples: int) -> dict:
+    """Ours, then each Mitsuba variant, back to back: rates (samples/s) measured minutes apart on a
+    shared machine drift, so ratios are taken within a round."""
+    ours = time_ours(args.scene, args, threads)
+    result = {"ours": samples / ours["seconds"], "ours_mean": ours["mean"]}
+    for variant in variants:
+        mit = time_mitsuba(args, scene_json, variant, threads)
+        result[variant] = samples / mit["seconds"]
+        result[variant + "_first_s"] = mit["first_seconds"]
+        result[variant + "_mean_diff"] = (ours["mean"] - mit["mean"]) / mit["mean"]
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scene", default=str(REPO / "Scenes" / "CornellBoxDiffuse.pyscene"),
@@ -230,6 +290,10 @@ def main():
     parser.add_argument("--variants", default="scalar_rgb,llvm_ad_rgb")
     parser.add_argument("--mitsuba-python", default=os.environ.get("MITSUBA_PYTHON", "/work/mitsuba-venv/bin/python"))
     parser.add_argument("--quick", action="store_true", help="a smoke run: 160x90, 4 spp")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="rounds per thread count (ours, then Mitsuba, back to back); medians are reported")
+    parser.add_argument("--profile-mitsuba", action="store_true",
+                        help="also run each Mitsuba variant under perf: the share of its render in Embree")
     parser.add_argument("--mitsuba-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--variant", help=argparse.SUPPRESS)
     parser.add_argument("--scene-json", help=argparse.SUPPRESS)
@@ -239,6 +303,8 @@ def main():
         return run_mitsuba_worker(args)
     if args.quick:
         args.width, args.height, args.spp = 160, 90, 4
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
 
     threads = [int(t) for t in args.threads.split(",")]
     variants = args.variants.split(",")
@@ -250,27 +316,44 @@ def main():
         rows = []
         for n in threads:
             os.sched_setaffinity(0, pin(n))
-            ours = time_ours(args.scene, args, n)
-            row = {"threads": n, "ours": samples / ours["seconds"], "ours_mean": ours["mean"]}
+            rounds = [measure_round(args, scene_json, variants, n, samples) for _ in range(args.repeats)]
+            row = {"threads": n, "ours": statistics.median(r["ours"] for r in rounds), "ours_mean": rounds[0]["ours_mean"]}
             for variant in variants:
-                mit = time_mitsuba(args, scene_json, variant, n)
-                row[variant] = samples / mit["seconds"]
-                row[variant + "_first_s"] = mit["first_seconds"]
-                row[variant + "_mean_diff"] = (ours["mean"] - mit["mean"]) / mit["mean"]
+                row[variant] = statistics.median(r[variant] for r in rounds)
+                ratios = [r["ours"] / r[variant] for r in rounds]
+                row[variant + "_ratio"], row[variant + "_ratios"] = statistics.median(ratios), ratios
+                row[variant + "_first_s"] = rounds[0][variant + "_first_s"]
+                row[variant + "_mean_diff"] = rounds[0][variant + "_mean_diff"]
+                if args.profile_mitsuba:
+                    row[variant + "_profile"] = profile_mitsuba(args, scene_json, variant, n)
             rows.append(row)
 
+    rounds = f", median of {args.repeats} rounds" if args.repeats > 1 else ""
     print(f"\nScene {args.scene.name}, {args.width}x{args.height}, {args.spp} spp, maxSurfaceBounces {args.bounces} "
-          f"(Mitsuba max_depth {args.bounces + 2}); samples per second (M = 1e6)\n")
+          f"(Mitsuba max_depth {args.bounces + 2}); samples per second (M = 1e6){rounds}\n")
     header = "| threads | ours | " + " | ".join(f"{v} | ours/{v} | mean diff" for v in variants) + " |"
     print(header)
     print("|" + "---|" * (2 + 3 * len(variants)))
     for r in rows:
         cells = [str(r["threads"]), f"{r['ours'] / 1e6:.3f} M"]
         for v in variants:
-            cells += [f"{r[v] / 1e6:.3f} M", f"{r['ours'] / r[v]:.2f}", f"{100 * r[v + '_mean_diff']:+.2f} %"]
+            cells += [f"{r[v] / 1e6:.3f} M", f"{r[v + '_ratio']:.2f}", f"{100 * r[v + '_mean_diff']:+.2f} %"]
         print("| " + " | ".join(cells) + " |")
     for v in variants:
         print(f"{v}: first render (compile included) " + ", ".join(f"{r['threads']} thr {r[v + '_first_s']:.2f} s" for r in rows))
+    if args.repeats > 1:
+        for v in variants:
+            print(f"ours/{v} per round: " + "; ".join(f"{r['threads']} thr " + ", ".join(f"{x:.2f}" for x in r[v + "_ratios"]) for r in rows))
+    if args.profile_mitsuba:
+        print("\nWhere Mitsuba's rendering time goes (perf samples; scene loading and Python left out):\n")
+        print("| variant | threads | in Embree | rest of rendering | Embree's share | Embree ns per sample |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            for v in variants:
+                prof = r[v + "_profile"]
+                share = prof["embree"] / max(prof["embree"] + prof["rest"], 1e-9)
+                ns = 1e9 * share * r["threads"] / r[v]  # CPU time per sample, spent in Embree.
+                print(f"| {v} | {r['threads']} | {prof['embree']:.1f} % | {prof['rest']:.1f} % | {100 * share:.0f} % | {ns:.0f} |")
 
 
 if __name__ == "__main__":
