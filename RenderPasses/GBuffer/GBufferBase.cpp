@@ -190,6 +190,14 @@ Ray GBufferBase::generateRay(uint2 pixel) const
     return camera.computeRayThinlens(pixel, mFrameDim, sg.next2D());
 }
 
+void GBufferBase::generateRays(uint2 first, uint32_t count, Ray* rays) const
+{
+    if (!mComputeDOF)
+        return mpScene->getCamera().computeRowPinhole(first, count, mFrameDim, rays);
+    for (uint32_t i = 0; i < count; ++i)
+        rays[i] = generateRay(uint2(first.x() + i, first.y()));
+}
+
 TriangleHit GBufferBase::tracePrimary(const Ray& ray) const
 {
     RayCullMode cull = RayCullMode::None;

@@ -293,6 +293,28 @@ def test_directx_pattern_has_eight_samples(capfd):
 
 # ---- rays: culling, alpha test, depth of field -----------------------------------------------
 
+def test_primary_rays_equal_the_cameras_per_pixel_rays():
+    """VBufferRT makes a row's pinhole rays ahead, a group at a time (Camera::computeRowPinhole):
+    every ray is still the camera's own ray for its pixel, bit for bit, on a jittered frame whose
+    width leaves partial groups and a partial 64-pixel chunk (131 = 2 x 64 + 3)."""
+    width, height = 131, 5
+    m = falcor.Renderer(width, height)
+    g = falcor.RenderGraph("G")
+    g.create_pass("V", "VBufferRT", {"samplePattern": "Halton", "sampleCount": 4})
+    g.mark_output("V.viewW")
+    m.addGraph(g)
+    m.loadScene(str(CORNELL))
+    m.clock.pause()
+    for _ in range(3):  # Frame 1 is unjittered; frame 3 uses a Halton sample.
+        m.renderFrame()
+    c = m.scene.native.camera_data
+    assert (c["jitterX"], c["jitterY"]) != (0.0, 0.0)
+    view = g.get_output("V.viewW").to_numpy()
+    expected = np.array([[m.scene.native.compute_camera_ray((x, y), (width, height))["dir"] for x in range(width)]
+                         for y in range(height)], np.float32)
+    assert np.array_equal(view[..., :3], -expected)
+
+
 @pytest.mark.parametrize("force, cull, above, below", [
     (False, "Front", True, True),  # cull is ignored unless forced: no culling
     (True, "None", True, True),

@@ -127,6 +127,27 @@ Ray Camera::computeRayPinhole(uint2 pixel, uint2 frameDim, bool applyJitter) con
     return withDepthRange(ray);
 }
 
+void Camera::computeRowPinhole(uint2 first, uint32_t count, uint2 frameDim, Ray* rays) const
+{
+    constexpr uint32_t kGroup = 8;
+    for (uint32_t begin = 0; begin < count; begin += kGroup)
+    {
+        const uint32_t n = std::min(kGroup, count - begin);
+        float3 dirs[kGroup];
+        for (uint32_t i = 0; i < n; ++i)
+            dirs[i] = computeNonNormalizedRayDirPinhole(uint2(first.x() + begin + i, first.y()), frameDim);
+        for (uint32_t i = 0; i < n; ++i)
+            dirs[i] = normalize(dirs[i]);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Ray ray;
+            ray.origin = mData.posW;
+            ray.dir = dirs[i];
+            rays[begin + i] = withDepthRange(ray);
+        }
+    }
+}
+
 Ray Camera::computeRayThinlens(uint2 pixel, uint2 frameDim, float2 u) const
 {
     const float3 dir = computeNonNormalizedRayDirPinhole(pixel, frameDim, true);

@@ -82,6 +82,10 @@ public:
     /// near and far planes on the ray.
     Ray computeRayPinhole(uint2 pixel, uint2 frameDim, bool applyJitter = true) const;
     float3 computeNonNormalizedRayDirPinhole(uint2 pixel, uint2 frameDim, bool applyJitter = true) const;
+    /// computeRayPinhole (with jitter) for `count` pixels of a row from `first`, the same bits. The
+    /// rays are made a group at a time, each step for the whole group, so that the CPU overlaps the
+    /// group's chains of divisions and square roots instead of running one ray's after another's.
+    void computeRowPinhole(uint2 first, uint32_t count, uint2 frameDim, Ray* rays) const;
     /// Thin-lens ray: `u` is a uniform sample in [0,1)² choosing the point on the aperture.
     Ray computeRayThinlens(uint2 pixel, uint2 frameDim, float2 u) const;
 
