@@ -1,5 +1,6 @@
 #include "Scene/Camera.h"
 #include "Scene/SceneMath.h"
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -119,12 +120,17 @@ Ray Camera::withDepthRange(Ray ray) const
     return ray;
 }
 
-Ray Camera::computeRayPinhole(uint2 pixel, uint2 frameDim, bool applyJitter) const
+Ray Camera::pinholeRay(const float3& dir) const
 {
     Ray ray;
     ray.origin = mData.posW;
-    ray.dir = normalize(computeNonNormalizedRayDirPinhole(pixel, frameDim, applyJitter));
+    ray.dir = dir;
     return withDepthRange(ray);
+}
+
+Ray Camera::computeRayPinhole(uint2 pixel, uint2 frameDim, bool applyJitter) const
+{
+    return pinholeRay(normalize(computeNonNormalizedRayDirPinhole(pixel, frameDim, applyJitter)));
 }
 
 void Camera::computeRowPinhole(uint2 first, uint32_t count, uint2 frameDim, Ray* rays) const
@@ -139,12 +145,7 @@ void Camera::computeRowPinhole(uint2 first, uint32_t count, uint2 frameDim, Ray*
         for (uint32_t i = 0; i < n; ++i)
             dirs[i] = normalize(dirs[i]);
         for (uint32_t i = 0; i < n; ++i)
-        {
-            Ray ray;
-            ray.origin = mData.posW;
-            ray.dir = dirs[i];
-            rays[begin + i] = withDepthRange(ray);
-        }
+            rays[begin + i] = pinholeRay(dirs[i]);
     }
 }
 

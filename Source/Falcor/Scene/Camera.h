@@ -93,6 +93,8 @@ private:
     void calculateParameters();
     /// Puts the near and far planes on the ray (they are distances along the view axis).
     Ray withDepthRange(Ray ray) const;
+    /// The ray from the camera position along the normalized `dir`, with the depth range.
+    Ray pinholeRay(const float3& dir) const;
 
     CameraData mData, mPrevData;
     float3 mViewAxis{1.f, 0.f, 0.f}; ///< normalize(mData.cameraW), made with it once per frame rather than per ray.
