@@ -37,7 +37,10 @@ def render_child(args) -> None:
 
     falcor.set_thread_count(args.threads)
     scene = falcor.load_scene(args.scene)
-    render = lambda spp: falcor.render(scene, spp=spp, width=args.width, height=args.height, max_bounces=3, properties=PROPERTIES)
+
+    def render(spp: int):
+        return falcor.render(scene, spp=spp, width=args.width, height=args.height, max_bounces=3, properties=PROPERTIES)
+
     render(1)
     with open(args.ctl, "w") as ctl, open(args.ack) as ack:
         def command(word: str) -> None:
@@ -55,7 +58,8 @@ def run_build(build: str, args, samples: int) -> dict:
     """One counted render of `build` (a folder holding the falcor package)."""
     with tempfile.TemporaryDirectory() as tmp:
         ctl, ack = Path(tmp) / "ctl", Path(tmp) / "ack"
-        os.mkfifo(ctl), os.mkfifo(ack)
+        os.mkfifo(ctl)
+        os.mkfifo(ack)
         cmd = ["perf", "stat", "-x,", "-e", "cycles:u,instructions:u", "--delay=-1", f"--control=fifo:{ctl},{ack}", "--",
                os.path.realpath(sys.executable), __file__, "--child", "--scene", str(args.scene), "--spp", str(args.spp),
                "--width", str(args.width), "--height", str(args.height), "--threads", str(args.threads), "--ctl", str(ctl), "--ack", str(ack)]
