@@ -78,6 +78,21 @@ def test_fixed_seed_repeats_frames_and_reset_restarts():
     assert np.array_equal(e, render_frames(m2, g2, 1)[0])
 
 
+def test_a_pixels_samples_are_the_single_sample_frames_of_their_seeds():
+    """Sample s of a frame with fixed seed K and n samples per pixel is seeded K * n + s (Falcor's
+    seeding), and the pixel is the mean of its samples; the samples share the primary hit, whose
+    shading data the tracer loads once for all of them. So an n-sample frame is the mean of the
+    one-sample frames with seeds K * n + s."""
+    def frame(spp, seed):
+        g = vbuffer_graph("PathTracer", {"samplesPerPixel": spp, "fixedSeed": seed}, {"samplePattern": "Center"})
+        return render_frames(make_renderer(SCENES / "Materials.pyscene", 40, 24, g), g, 1)[0]
+
+    n, seed = 3, 5
+    singles = [frame(1, seed * n + s) for s in range(n)]
+    assert not np.array_equal(singles[0], singles[1])
+    np.testing.assert_allclose(frame(n, seed), sum(singles) / n, rtol=1e-6, atol=1e-7)
+
+
 def test_properties_defaults_and_bounce_rules():
     g = falcor.RenderGraph("g")
     p = g.create_pass("pt", "PathTracer", {})
