@@ -12,7 +12,7 @@ so slow phases of the machine fall on all of them; per build the median over rou
 and per round the cycle ratio of each build to the first.
 
 Usage: python benchmarks/render_cycles.py --build build/dev/python --build /tmp/base/build/python
-       [--scene PATH|terrain] [--spp 16] [--width 640] [--height 360] [--rounds 5] [--threads 1]
+       [--scene PATH|terrain] [--spp 16] [--width 640] [--height 360] [--rounds 5] [--threads 1] [--properties JSON]
 Needs Linux perf (Debian: apt-get install linux-perf); the product never does.
 """
 from __future__ import annotations
@@ -39,7 +39,8 @@ def render_child(args) -> None:
     scene = falcor.load_scene(args.scene)
 
     def render(spp: int):
-        return falcor.render(scene, spp=spp, width=args.width, height=args.height, max_bounces=3, properties=PROPERTIES)
+        return falcor.render(scene, spp=spp, width=args.width, height=args.height, max_bounces=3,
+                             properties={**PROPERTIES, **json.loads(args.properties)})
 
     render(1)
     with open(args.ctl, "w") as ctl, open(args.ack) as ack:
@@ -62,7 +63,8 @@ def run_build(build: str, args, samples: int) -> dict:
         os.mkfifo(ack)
         cmd = ["perf", "stat", "-x,", "-e", "cycles:u,instructions:u", "--delay=-1", f"--control=fifo:{ctl},{ack}", "--",
                os.path.realpath(sys.executable), __file__, "--child", "--scene", str(args.scene), "--spp", str(args.spp),
-               "--width", str(args.width), "--height", str(args.height), "--threads", str(args.threads), "--ctl", str(ctl), "--ack", str(ack)]
+               "--width", str(args.width), "--height", str(args.height), "--threads", str(args.threads), "--properties", args.properties,
+               "--ctl", str(ctl), "--ack", str(ack)]
         env = dict(os.environ, PYTHONPATH=build, OPENBLAS_NUM_THREADS="1")
         cpus = sorted(os.sched_getaffinity(0))[: args.threads]
         run = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
@@ -99,6 +101,7 @@ def main():
     parser.add_argument("--height", type=int, default=360)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--properties", default="{}", help='further PathTracer properties as JSON, e.g. \'{"samplesPerPixel": 4}\'')
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--ctl", help=argparse.SUPPRESS)
     parser.add_argument("--ack", help=argparse.SUPPRESS)
@@ -121,7 +124,8 @@ def main():
 
     first = args.build[0]
     print(f"\n{Path(args.scene).name}, {args.width}x{args.height}, {args.spp} spp, {args.threads} thread(s), "
-          f"{args.rounds} rounds; per sample, medians over rounds\n")
+          f"{args.rounds} rounds, properties {args.properties}; per pixel and frame (one path each unless samplesPerPixel "
+          f"says more), medians over rounds\n")
     print("| build | cycles | instructions | cycles / first build's, per round | image mean |")
     print("|---|---:|---:|---|---|")
     for build, runs in results.items():
