@@ -53,12 +53,11 @@ public:
         : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim), mOutputs(outputs)
     {}
 
-    /// Traces a path from its primary hit (or miss) to its end. `primary`, when given, is the
-    /// primary hit's shading data as loadShadingData(scene, path.hit, path.dir) makes it.
-    void tracePath(PathState& path, SampleGenerator& sg, const ShadingData* primary = nullptr) const
+    /// Traces a path from its primary hit (or miss) to its end.
+    void tracePath(PathState& path, SampleGenerator& sg) const
     {
         if (path.hit.isValid())
-            handleHit(path, sg, primary);
+            handleHit(path, sg);
         else
             handleMiss(path);
         continuePath(path, [&](PathState& p) { handleHit(p, sg); }, [&](PathState& p) { handleMiss(p); });
@@ -133,8 +132,7 @@ private:
     /// Paths give up after this many false intersections (Falcor's kMaxRejectedHits).
     static constexpr uint32_t kMaxRejectedHits = 16;
 
-    /// `loaded`: the hit's shading data if the caller has it, else it is loaded here.
-    void handleHit(PathState& path, SampleGenerator& sg, const ShadingData* loaded = nullptr) const;
+    void handleHit(PathState& path, SampleGenerator& sg) const;
     /// The material's part of handleHit, on the concrete material instance so that its BSDF
     /// calls inline (one dispatch per hit).
     template<typename Material>

@@ -2,9 +2,9 @@
 namespace falcor
 {
 template<typename SG>
-void PathIntegrator<SG>::handleHit(PathState& path, SG& sg, const ShadingData* loaded) const
+void PathIntegrator<SG>::handleHit(PathState& path, SG& sg) const
 {
-    ShadingData sd = loaded ? *loaded : loadShadingData(mScene, path.hit, path.dir);
+    ShadingData sd = loadShadingData(mScene, path.hit, path.dir);
     applyVolumeAbsorption(path, sd);
     if (!handleNestedDielectrics(path, sd))
         return;

@@ -7,7 +7,6 @@
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <algorithm>
-#include <optional>
 
 namespace falcor
 {
@@ -163,15 +162,11 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
         return path;
     };
     PathTracerPixel r;
-    // The samples of a pixel share its primary hit: its shading data is loaded once for all.
-    std::optional<ShadingData> primary;
-    if (spp > 1 && primaryHit.isValid())
-        primary = loadShadingData(frame.scene, primaryHit, dir);
     for (uint32_t s = 0; s < spp; ++s)
     {
         SampleGenerator sg = generators[s * stride];
         PathState path = startPath(s);
-        integrator.tracePath(path, sg, primary ? &*primary : nullptr);
+        integrator.tracePath(path, sg);
         r.color += path.L;
         r.addStats(path, integrator.getTerminatedPathLength(path));
         if (integrator.getOutputs().guide)
