@@ -80,9 +80,8 @@ def test_fixed_seed_repeats_frames_and_reset_restarts():
 
 def test_a_pixels_samples_are_the_single_sample_frames_of_their_seeds():
     """Sample s of a frame with fixed seed K and n samples per pixel is seeded K * n + s (Falcor's
-    seeding), and the pixel is the mean of its samples; the samples share the primary hit, whose
-    shading data the tracer loads once for all of them. So an n-sample frame is the mean of the
-    one-sample frames with seeds K * n + s."""
+    seeding), starts from the pixel's one primary hit, and the pixel is the mean of its samples.
+    So an n-sample frame is the mean of the one-sample frames with seeds K * n + s."""
     def frame(spp, seed):
         g = vbuffer_graph("PathTracer", {"samplesPerPixel": spp, "fixedSeed": seed}, {"samplePattern": "Center"})
         return render_frames(make_renderer(SCENES / "Materials.pyscene", 40, 24, g), g, 1)[0]
