@@ -27,8 +27,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from render_instructions import PROPERTIES  # The benchmark's PathTracer settings (as pathtracer_mitsuba.py's).
+
 REPO = Path(__file__).resolve().parent.parent
-PROPERTIES = {"emissiveSampler": "Power", "useRussianRoulette": False}  # As pathtracer_mitsuba.py.
 
 
 def render_child(args) -> None:
@@ -108,8 +109,12 @@ def main():
     args = parser.parse_args()
     if args.child:
         return render_child(args)
-    if len(args.build) < 2 or args.rounds < 1 or args.spp < 1:
-        parser.error("give at least two --build folders, and positive --rounds and --spp")
+    if len(set(args.build)) < 2 or len(set(args.build)) != len(args.build) or args.rounds < 1 or args.spp < 1:
+        parser.error("give at least two different --build folders (each once), and positive --rounds and --spp")
+    try:
+        json.loads(args.properties)
+    except json.JSONDecodeError as e:
+        parser.error(f"--properties is not JSON: {e}")
     if not shutil.which("perf"):
         raise SystemExit("render_cycles.py needs Linux perf (apt-get install linux-perf)")
 
