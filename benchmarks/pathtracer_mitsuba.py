@@ -219,14 +219,20 @@ def time_ours(scene_path: Path, args, threads: int) -> dict:
     return {"seconds": seconds, "mean": float(image.mean())}
 
 
-def time_mitsuba(args, scene_json: Path, variant: str, threads: int) -> dict:
-    cmd = [args.mitsuba_python, __file__, "--mitsuba-worker", "--variant", variant, "--threads", str(threads), "--scene-json",
+def launch_mitsuba_worker(args, scene_json: Path, variant: str, threads: int, prefix: tuple = ()) -> str:
+    """The Mitsuba worker in the Mitsuba venv, pinned to `threads` CPUs, its command line behind
+    `prefix` (a profiler); returns its standard output."""
+    cmd = [*prefix, args.mitsuba_python, __file__, "--mitsuba-worker", "--variant", variant, "--threads", str(threads), "--scene-json",
            str(scene_json), "--spp", str(args.spp), "--width", str(args.width), "--height", str(args.height), "--bounces", str(args.bounces)]
     cpus = pin(threads)
     run = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
     if run.returncode != 0:
-        raise RuntimeError(f"Mitsuba worker failed ({variant}, {threads} threads):\n{run.stderr[-3000:]}")
-    return json.loads(run.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"Mitsuba worker failed ({variant}, {threads} threads{', ' + prefix[0] if prefix else ''}):\n{run.stderr[-3000:]}")
+    return run.stdout
+
+
+def time_mitsuba(args, scene_json: Path, variant: str, threads: int) -> dict:
+    return json.loads(launch_mitsuba_worker(args, scene_json, variant, threads).strip().splitlines()[-1])
 
 
 # Shared objects whose samples are not rendering: Python, the kernel, the loader, libc, LLVM
@@ -241,13 +247,7 @@ def profile_mitsuba(args, scene_json: Path, variant: str, threads: int) -> dict:
         raise SystemExit("--profile-mitsuba needs Linux perf (apt-get install linux-perf)")
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "perf.data"
-        cmd = ["perf", "record", "-q", "-F", "1999", "-o", str(data), "--", args.mitsuba_python, __file__, "--mitsuba-worker",
-               "--variant", variant, "--threads", str(threads), "--scene-json", str(scene_json), "--spp", str(args.spp),
-               "--width", str(args.width), "--height", str(args.height), "--bounces", str(args.bounces)]
-        cpus = pin(threads)
-        run = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
-        if run.returncode != 0:
-            raise RuntimeError(f"perf record of the Mitsuba worker failed ({variant}, {threads} threads):\n{run.stderr[-3000:]}")
+        launch_mitsuba_worker(args, scene_json, variant, threads, prefix=("perf", "record", "-q", "-F", "1999", "-o", str(data), "--"))
         report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--sort", "dso,sym", "--stdio"],
                                 capture_output=True, text=True, check=True).stdout
     embree = rest = 0.0
