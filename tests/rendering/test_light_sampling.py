@@ -90,7 +90,12 @@ def test_env_map_sampler_chi_square_and_radiance():
     assert s["valid"].all()
     check_chi_square(s, sampler.pdf)
     np.testing.assert_allclose(s["pdf"][:1000], sampler.pdf(s["dir"][:1000]), rtol=1e-3)
-    np.testing.assert_allclose(s["Le"][:1000], sampler.eval(s["dir"][:1000]), rtol=1e-5, atol=1e-6)
+    # Le is the map at the sampled (u, v); eval looks it up again from the float direction, whose
+    # round trip moves the lookup by a tiny fraction of a texel: across a sharp texel edge of the
+    # sunset that changes the filtered value in the fifth digit, for a few samples in a thousand.
+    Le, again = s["Le"][:1000], sampler.eval(s["dir"][:1000])
+    np.testing.assert_allclose(Le, again, rtol=1e-3, atol=1e-6)
+    assert np.isclose(Le, again, rtol=1e-5, atol=1e-6).all(1).mean() > 0.99
 
 
 # The PathTracer's lightBVHOptions: every split heuristic and builder switch, the three solid-angle

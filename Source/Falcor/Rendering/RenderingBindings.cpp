@@ -14,6 +14,7 @@
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
 #include "Rendering/Materials/RGLMaterial.h"
 #include "Scene/TextureSampler.h"
+#include "Utils/Sampling/AliasTable.h"
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
@@ -166,6 +167,23 @@ void registerRenderingBindings(py::module_& root)
         });
     }, "type"_a, "y"_a, "width"_a, "sample_number"_a, "count"_a,
        "sample_generator_numbers for the pixels (0..width-1, y), from the generators made a row at a time (as the PathTracer does).");
+    m.def("alias_sample", [](const py::array_t<double, py::array::c_style | py::array::forcecast>& weights, const FloatArray& u) {
+        FALCOR_CHECK(weights.ndim() == 1 && u.ndim() == 1, "alias_sample: weights and u must be 1D arrays.");
+        std::vector<AliasBin> bins(size_t(weights.size()));
+        buildAliasBins(std::span(weights.data(), size_t(weights.size())), bins);
+        py::array_t<uint32_t> index(u.size());
+        py::array_t<float> remapped(u.size());
+        for (py::ssize_t k = 0; k < u.size(); ++k)
+        {
+            float x = u.at(k);
+            FALCOR_CHECK(x >= 0.f && x < 1.f, "alias_sample: u[", k, "] = ", x, " is not in [0, 1).");
+            index.mutable_at(k) = sampleAlias(bins, x);
+            remapped.mutable_at(k) = x;
+        }
+        return py::dict("index"_a = index, "u"_a = remapped);
+    }, "weights"_a, "u"_a,
+       "Walker's alias method (Utils/Sampling/AliasTable.h) over `weights`: for each u in [0, 1), the index it draws and "
+       "the unused part of u, as a number in [0, 1).");
     using Lambert = Fixed<LambertDiffuseBRDF>;
     py::class_<Lambert> lambert(m, "LambertDiffuseBRDF");
     lambert.def(py::init([](const py::object& albedo) { return Lambert{{toVector<float, 3>(albedo)}}; }), "albedo"_a);

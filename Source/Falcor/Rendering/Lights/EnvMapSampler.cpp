@@ -10,19 +10,6 @@ namespace
 constexpr uint32_t kMaxGridWidth = 1024;
 /// Every cell keeps at least this fraction of the mean cell weight.
 constexpr double kWeightFloor = 1e-3;
-
-/// Turns weights into a normalized CDF with n + 1 entries.
-void buildCdf(const double* weights, uint32_t n, float* cdf)
-{
-    double total = 0.0;
-    for (uint32_t i = 0; i < n; ++i)
-        total += weights[i];
-    double acc = 0.0;
-    cdf[0] = 0.f;
-    for (uint32_t i = 0; i < n; ++i)
-        cdf[i + 1] = float((acc += weights[i]) / total);
-    cdf[n] = 1.f;
-}
 } // namespace
 
 EnvMapSampler::EnvMapSampler(const EnvMap& envMap) : mEnvMap(envMap), mValid(true)
@@ -45,27 +32,24 @@ EnvMapSampler::EnvMapSampler(const EnvMap& envMap) : mEnvMap(envMap), mValid(tru
     for (double& w : weights)
         w = std::max(w, floor);
 
-    mConditionalCdf.resize(size_t(mHeight) * (mWidth + 1));
-    std::vector<double> rowWeights(mHeight);
+    // Density over (u, v) of cell (x, y): its share of the total weight times the cell count.
+    double total = 0.0;
+    for (double w : weights)
+        total += w;
+    mCellPdf.resize(weights.size());
+    for (size_t i = 0; i < weights.size(); ++i)
+        mCellPdf[i] = float(weights[i] / total * double(weights.size()));
+    std::vector<double> rowWeights(mHeight, 0.0);
+    mColumnBins.resize(weights.size());
     for (uint32_t y = 0; y < mHeight; ++y)
     {
-        const double* row = &weights[size_t(y) * mWidth];
-        for (uint32_t x = 0; x < mWidth; ++x)
-            rowWeights[y] += row[x];
-        buildCdf(row, mWidth, &mConditionalCdf[size_t(y) * (mWidth + 1)]);
+        const auto row = std::span(weights).subspan(size_t(y) * mWidth, mWidth);
+        for (double w : row)
+            rowWeights[y] += w;
+        buildAliasBins(row, std::span(mColumnBins).subspan(size_t(y) * mWidth, mWidth));
     }
-    mMarginalCdf.resize(mHeight + 1);
-    buildCdf(rowWeights.data(), mHeight, mMarginalCdf.data());
-}
-
-float EnvMapSampler::sampleCdf(const float* cdf, uint32_t n, float u, float& pdf)
-{
-    // The last cell whose start is <= u (cells of zero width are never chosen).
-    const uint32_t i = std::min(uint32_t(std::upper_bound(cdf, cdf + n + 1, u) - cdf), n) - 1;
-    const float width = cdf[i + 1] - cdf[i];
-    pdf = width * float(n);
-    const float t = width > 0.f ? (u - cdf[i]) / width : 0.5f;
-    return std::min((float(i) + t) / float(n), std::nextafter(1.f, 0.f));
+    mRowBins.resize(mHeight);
+    buildAliasBins(rowWeights, mRowBins);
 }
 
 float EnvMapSampler::toSolidAngle(float uvPdf, float v)
@@ -80,8 +64,6 @@ float EnvMapSampler::evalPdfUv(float2 uv) const
         return 0.f;
     const uint32_t y = std::min(uint32_t(uv.y() * float(mHeight)), mHeight - 1);
     const uint32_t x = std::min(uint32_t(uv.x() * float(mWidth)), mWidth - 1);
-    const float* row = &mConditionalCdf[size_t(y) * (mWidth + 1)];
-    const float uvPdf = (mMarginalCdf[y + 1] - mMarginalCdf[y]) * float(mHeight) * (row[x + 1] - row[x]) * float(mWidth);
-    return toSolidAngle(uvPdf, uv.y());
+    return toSolidAngle(mCellPdf[size_t(y) * mWidth + x], uv.y());
 }
 } // namespace falcor

@@ -2,6 +2,7 @@
 #include "Core/Macros.h"
 #include "Scene/EnvMap.h"
 #include "Utils/Math/MathHelpers.h"
+#include "Utils/Sampling/AliasTable.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include <vector>
 
@@ -18,7 +19,8 @@ struct EnvMapSample
 /// Importance sampling of a lat-long environment map (Falcor's EnvMapSampler, with a piecewise-
 /// constant 2D distribution in place of its hierarchical importance map): a cell of a grid over
 /// (u, v) in proportion to luminance · sin θ, then a uniform point in it. A floor on every cell
-/// keeps the density positive wherever filtering may find radiance.
+/// keeps the density positive wherever filtering may find radiance. The row, then the column
+/// within it, come from alias tables: constant time whatever the grid's size.
 class FALCOR_API EnvMapSampler
 {
 public:
@@ -43,14 +45,13 @@ public:
     {
         if (!mValid)
             return false;
-        const float2 u = sampleNext2D(sg);
-        float vPdf, uPdf;
-        const float v = sampleCdf(mMarginalCdf.data(), mHeight, u.x(), vPdf);
-        const uint32_t row = std::min(uint32_t(v * float(mHeight)), mHeight - 1);
-        const float x = sampleCdf(&mConditionalCdf[size_t(row) * (mWidth + 1)], mWidth, u.y(), uPdf);
-        const float2 uv(x, v);
+        float2 u = sampleNext2D(sg);
+        const uint32_t row = sampleAlias(mRowBins, u.x());
+        const uint32_t column = sampleAlias(std::span(mColumnBins).subspan(size_t(row) * mWidth, mWidth), u.y());
+        // The alias choices hand back the unused parts of u: the point within the cell.
+        const float2 uv(std::min((float(column) + u.y()) / float(mWidth), kBelowOne), std::min((float(row) + u.x()) / float(mHeight), kBelowOne));
         s.dir = mEnvMap.uvToWorld(uv);
-        s.pdf = toSolidAngle(uPdf * vPdf, v);
+        s.pdf = toSolidAngle(mCellPdf[size_t(row) * mWidth + column], uv.y());
         s.Le = mEnvMap.evalUv(uv);
         return s.pdf > 0.f;
     }
@@ -61,15 +62,15 @@ public:
     float evalPdfUv(float2 uv) const;
 
 private:
-    /// Inverts a piecewise-constant CDF of n cells over [0, 1]: the position and its density there.
-    static float sampleCdf(const float* cdf, uint32_t n, float u, float& pdf);
+    static constexpr float kBelowOne = 0x1.fffffep-1f;
     /// Converts a density over (u, v) to one over solid angle (the lat-long map's Jacobian).
     static float toSolidAngle(float uvPdf, float v);
 
     EnvMap mEnvMap; ///< A copy (the texture shared): the scene may replace its env map at any time.
     bool mValid = false;
     uint32_t mWidth = 0, mHeight = 0;
-    std::vector<float> mMarginalCdf;    ///< mHeight + 1 entries over rows (v).
-    std::vector<float> mConditionalCdf; ///< mHeight rows of mWidth + 1 entries over columns (u).
+    std::vector<AliasBin> mRowBins;    ///< Rows (v), by their total weight.
+    std::vector<AliasBin> mColumnBins; ///< mHeight rows of mWidth bins: columns (u) within each row.
+    std::vector<float> mCellPdf;       ///< Density over (u, v) of each cell, row by row.
 };
 } // namespace falcor
