@@ -55,6 +55,8 @@ EmissiveLightCollection::EmissiveLightCollection(const Scene& scene)
             centroid.barycentrics = float2(1.f / 3.f);
             tri.normalW = scene.getVertexData(centroid).faceNormalW;
             tri.materialID = instance.materialID;
+            tri.texturedEmission = material.hasTexture(MaterialTextureSlot::Emissive);
+            tri.uniformEmission = material.getEmission(float2(0.f));
             tri.flux = tri.area > 0.f ? kPi * tri.area * averageLuminance(material, tri) : 0.f;
             // Black triangles and slivers (area negligible against the longest edge squared, as
             // at the poles of a UV sphere) send no light: sampling them would only waste samples.

@@ -20,9 +20,17 @@ public:
         float area = 0.f;
         uint32_t materialID = 0;
         float flux = 0.f;        ///< Estimated emitted power, π · area · average luminance.
+        /// The material's emitted radiance where it has no emissive texture (then the same all over).
+        float3 uniformEmission{0.f, 0.f, 0.f};
+        bool texturedEmission = false;
 
         float3 getPosition(const float3& b) const { return posW[0] * b.x() + posW[1] * b.y() + posW[2] * b.z(); }
         float2 getTexCoord(const float3& b) const { return texC[0] * b.x() + texC[1] * b.y() + texC[2] * b.z(); }
+        /// Emitted radiance at barycentrics `b`; `materials` are the scene's.
+        float3 getEmission(const float3& b, const std::vector<MaterialData>& materials) const
+        {
+            return texturedEmission ? materials[materialID].getEmission(getTexCoord(b)) : uniformEmission;
+        }
     };
 
     EmissiveLightCollection() = default;

@@ -138,7 +138,7 @@ private:
         if (cosTheta <= 0.f)
             return false; // The light faces away.
         ls.pdf = distSqr / std::max(FLT_MIN, cosTheta * tri.area);
-        ls.Le = (*mpMaterials)[tri.materialID].getEmission(tri.getTexCoord(b));
+        ls.Le = tri.getEmission(b, *mpMaterials);
         return true;
     }
 
