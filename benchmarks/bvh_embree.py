@@ -4,9 +4,12 @@ Scenes (generated here, deterministically; nothing is downloaded):
   sphere   a displaced cube-sphere of ~1M triangles (one mesh, one instance).
   cornell  the Cornell box of Falcor's test scenes: a quad mesh and a cube mesh placed by 8
            instances (5 walls, 2 boxes, the light), transforms from the oracle's scene facts.
+  terrain  pathtracer_mitsuba.py's heightfield of 999,698 triangles (one mesh, one instance).
 Rays per scene:
   coherent    pinhole camera rays, one per pixel of a 512x512 image looking at the scene.
-  incoherent  random origins inside the scene bounds, random directions.
+  incoherent  random origins inside the scene bounds, random directions (sphere, cornell).
+  bounce      what a path tracer traces from the terrain's surface (terrain): origins at uniform
+              points of random triangles, just above them, cosine-distributed directions.
 
 Both engines get the same triangles and rays (.npy files in a temporary folder). Ours runs in this
 process (`closest_hit`, batch query on the engine's thread pool); Embree runs in a subprocess in a
@@ -24,7 +27,8 @@ CPU" compares rays per CPU-second of each process, which stays meaningful when o
 the machine. "same tri"/"same t": fraction of rays where both engines report the same triangle /
 the same distance (coplanar overlapping triangles tie in t and may be resolved differently).
 
-Usage: PYTHONPATH=build/<dir>/python python3 benchmarks/bvh_embree.py [--threads 1,2] [--embree-python PATH]
+Usage: PYTHONPATH=build/<dir>/python python3 benchmarks/bvh_embree.py [--threads 1,2] [--scenes sphere,cornell,terrain]
+       [--embree-python PATH]
 """
 from __future__ import annotations
 
@@ -35,6 +39,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from pathtracer_mitsuba import terrain_mesh  # noqa: E402
 
 # numpy's BLAS threads spin after each call and would compete with the measured threads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -130,6 +137,25 @@ def random_rays(lo, hi, count, seed):
     return o, d
 
 
+def bounce_rays(positions, triangles, count, seed):
+    """Rays leaving random points of random triangles (1e-5 above them), cosine-distributed
+    about the triangles' normals: the secondary rays of a path tracer on that surface."""
+    rng = np.random.default_rng(seed)
+    v = positions.astype(np.float64)[triangles[rng.integers(len(triangles), size=count)].astype(np.int64)]
+    r1, r2 = rng.random(count), rng.random(count)
+    flip = r1 + r2 > 1
+    r1, r2 = np.where(flip, 1 - r1, r1), np.where(flip, 1 - r2, r2)
+    points = v[:, 0] + r1[:, None] * (v[:, 1] - v[:, 0]) + r2[:, None] * (v[:, 2] - v[:, 0])
+    n = np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0])
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    t = np.cross(n, np.where(np.abs(n[:, :1]) < 0.9, [[1.0, 0, 0]], [[0, 1.0, 0]]))
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    b = np.cross(n, t)
+    phi, r = 2 * np.pi * rng.random(count), np.sqrt(rng.random(count))
+    d = (r * np.cos(phi))[:, None] * t + (r * np.sin(phi))[:, None] * b + np.sqrt(1 - r * r)[:, None] * n
+    return (points + 1e-5 * n).astype(np.float32), d.astype(np.float32)
+
+
 def world_meshes(meshes, instances):
     """One (world-space positions, triangles) pair per instance: what Embree gets."""
     out = []
@@ -140,8 +166,8 @@ def world_meshes(meshes, instances):
     return out
 
 
-def scenes():
-    """name -> (meshes, instances, {ray set: (origins, dirs)})"""
+def scenes(names=None):
+    """name -> (meshes, instances, {ray set: (origins, dirs)}), of all scenes or of `names`."""
     pos, tris = displaced_sphere()
     sphere = ([(pos, tris)], [(0, np.eye(4, dtype=np.float32))])
     # Falcor's default camera: 35 mm focal length on a 24 mm high frame.
@@ -153,7 +179,10 @@ def scenes():
         lo, hi = corners.min(0), corners.max(0)
         rays = {"coherent": camera_rays(eye, target, fov), "incoherent": random_rays(lo, hi, INCOHERENT_RAYS, seed=len(out))}
         out[name] = (meshes, instances, rays)
-    return out
+    pos, tris = terrain_mesh()
+    out["terrain"] = ([(pos, tris)], [(0, np.eye(4, dtype=np.float32))],
+                      {"coherent": camera_rays((0, 1.2, 3.2), (0, 0, 0), cornell_fov), "bounce": bounce_rays(pos, tris, INCOHERENT_RAYS, 3)})
+    return out if names is None else {name: out[name] for name in names}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,12 +244,13 @@ def main() -> None:
 
     parser = common.argument_parser(__doc__.split("\n")[0])
     parser.add_argument("--embree-python", default="/tmp/venv-embree/bin/python", help="Python of the venv with embreex")
+    parser.add_argument("--scenes", default="sphere,cornell,terrain", help="comma-separated scenes (default: all)")
     args = parser.parse_args()
     repeats = args.repeats or 3
     env = common.environment()
     print(common.environment_line(env))
     t0 = time.perf_counter()
-    data = scenes()
+    data = scenes([n for n in args.scenes.split(",") if n])
     print(f"# scenes and rays generated in {time.perf_counter() - t0:.1f} s")
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -151,21 +151,25 @@ sceneBuilder.addCamera(camera)
 """
 
 
-def write_terrain_scene(folder: Path, quads_per_side: int = 707) -> Path:
-    """A rolling heightfield of 2 x quads_per_side² triangles (707: 999,698) over [-2, 2]² under
-    a sky that brightens towards the zenith (rows only, so both renderers' lat-long maps agree),
-    as a .pyscene with its PLY and EXR beside it."""
-    from falcor.image_io import write_exr
-
+def terrain_mesh(quads_per_side: int = 707) -> tuple[np.ndarray, np.ndarray]:
+    """A rolling heightfield of 2 x quads_per_side² triangles (707: 999,698) over [-2, 2]²:
+    float32 positions and uint32 triangles, counter-clockwise seen from above (+y)."""
     n = quads_per_side + 1
     x, z = np.meshgrid(np.linspace(-2, 2, n), np.linspace(-2, 2, n))
     y = 0.15 * np.sin(3 * x) * np.cos(2.5 * z) + 0.05 * np.sin(11 * x + 7 * z) + 0.02 * np.cos(23 * z - 5 * x)
     positions = np.stack([x, y, z], -1).reshape(-1, 3)
     i = np.arange(quads_per_side)
     a = (i[:, None] * n + i[None, :]).ravel()  # Lower-left corner of each quad.
-    # Counter-clockwise seen from above (+y).
     triangles = np.concatenate([np.stack([a, a + n, a + 1], -1), np.stack([a + 1, a + n, a + n + 1], -1)])
-    write_ply(folder / "terrain.ply", positions, triangles)
+    return positions.astype(np.float32), triangles.astype(np.uint32)
+
+
+def write_terrain_scene(folder: Path, quads_per_side: int = 707) -> Path:
+    """terrain_mesh under a sky that brightens towards the zenith (rows only, so both renderers'
+    lat-long maps agree), as a .pyscene with its PLY and EXR beside it."""
+    from falcor.image_io import write_exr
+
+    write_ply(folder / "terrain.ply", *terrain_mesh(quads_per_side))
     theta = (np.arange(64) + 0.5) / 64 * np.pi
     sky = (0.4 + 1.6 * np.clip(np.cos(theta), 0, 1) ** 2)[:, None, None] * np.array([0.55, 0.7, 1.0])
     write_exr(folder / "sky.exr", np.broadcast_to(sky, (64, 128, 3)).astype(np.float32), half=False)

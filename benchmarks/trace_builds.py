@@ -36,7 +36,7 @@ def worker(data_dir: Path, threads: int) -> None:
         instances = json.loads((scene_dir / "instances.json").read_text())
         accel = falcor.TriangleAccel()
         accel.build(meshes, [(m, np.asarray(t, np.float32), False) for m, t in instances])
-        for rays in ("coherent", "incoherent"):
+        for rays in sorted(f.name.removesuffix("_o.npy") for f in scene_dir.glob("*_o.npy")):
             o, d = np.load(scene_dir / f"{rays}_o.npy"), np.load(scene_dir / f"{rays}_d.npy")
             times[f"{scene_dir.name} {rays}"] = (measure(lambda: accel.closest_hit(o, d), repeats=3).median, len(o))
     print(json.dumps(times))
