@@ -5,6 +5,9 @@ from __future__ import annotations
 import base64
 import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -734,3 +737,16 @@ def test_obj_displacement_map_goes_to_the_normal_slot_as_in_falcor(tmp_path):
     path.write_text("mtllib d.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl D\nf 1 2 3\n")
     (m,) = obj.load_obj(path).materials
     assert m.textures == {"Normal": tmp_path / "d.png", "Emissive": tmp_path / "e.png"}
+
+
+def test_import_falcor_leaves_trimesh_for_the_first_obj_or_ply(tmp_path):
+    """trimesh (and the scipy it brings) costs most of a second to import: `import falcor` leaves it
+    to the first OBJ or PLY file, and every format is still registered."""
+    code = ("import json, sys, falcor\n"
+            "from falcor.scene.importers import supported_extensions\n"
+            "print(json.dumps([[m for m in ('trimesh', 'scipy') if m in sys.modules], supported_extensions()]))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    loaded, extensions = json.loads(out.strip().splitlines()[-1])
+    assert loaded == []
+    assert {"obj", "ply", "gltf", "glb"} <= set(extensions)

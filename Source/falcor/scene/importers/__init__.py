@@ -7,9 +7,10 @@ A format module in this package registers itself when imported:
 
 `fn` receives the resolved path, the `SceneBuilder` to fill through its public API, and the
 str -> str dict given to `importScene`. It raises `ImporterError` (see `error`) on failure.
-Every module of this package is imported when the package is, so a new format needs no other
-registration. Format modules import scene types from `falcor.scene.<module>` (they load while the
-top-level `falcor` package is still initializing).
+Every public module of this package is imported when the package is, so a new format needs no
+other registration; modules named with a leading underscore are helpers, imported by the formats.
+Format modules import scene types from `falcor.scene.<module>` (they load while the top-level
+`falcor` package is still initializing).
 """
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def error(path, message: str) -> Exception:
 
 def _load_format_modules():
     for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue  # Helpers of the formats (loaded by them when they are used), not formats.
         try:
             importlib.import_module(f"{__name__}.{info.name}")
         except Exception as e:  # a format with missing dependencies must not break `import falcor`

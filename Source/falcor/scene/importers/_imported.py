@@ -1,6 +1,6 @@
 """What every asset importer produces, and the one function that adds it to a SceneBuilder.
 
-A format parser (gltf.py, obj.py, ply.py) reads a file into an `ImportedScene`: a node tree, triangle
+A format parser (gl_tf().py, obj.py, ply.py) reads a file into an `ImportedScene`: a node tree, triangle
 meshes as numpy arrays, materials, cameras, lights and node animations. Values are already in Falcor's
 conventions (the parser knows how Falcor's Assimp importer treats its format): texture coordinates have
 their origin at the top-left of the image, material parameters are the ones Falcor's StandardMaterial
@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import trimesh.transformations as tf
 
 from ... import falcor_ext as _ext
 from ...falcor_ext import Logger
@@ -176,13 +175,21 @@ def flat_shaded(positions, indices, texcoords=None):
 # --- transforms -----------------------------------------------------------------------------------
 
 
+def _tf():
+    """trimesh's transformations module, imported on first use: trimesh brings scipy with it, most
+    of a second that every `import falcor` would otherwise pay."""
+    import trimesh.transformations
+
+    return trimesh.transformations
+
+
 def quaternion_matrix(q_xyzw) -> np.ndarray:
     x, y, z, w = q_xyzw
-    return tf.quaternion_matrix([w, x, y, z])
+    return _tf().quaternion_matrix([w, x, y, z])
 
 
 def trs_matrix(translation, rotation_xyzw, scale) -> np.ndarray:
-    return tf.translation_matrix(translation) @ quaternion_matrix(rotation_xyzw) @ np.diag([*scale, 1.0])
+    return _tf().translation_matrix(translation) @ quaternion_matrix(rotation_xyzw) @ np.diag([*scale, 1.0])
 
 
 def decompose(matrix, what: str):
@@ -190,7 +197,7 @@ def decompose(matrix, what: str):
     M = T * R * S with R = Rz * Ry * Rx (angles in radians). Shear cannot be expressed; it is dropped
     with a warning naming `what`."""
     try:
-        scale, shear, angles, translate, _ = tf.decompose_matrix(matrix)
+        scale, shear, angles, translate, _ = _tf().decompose_matrix(matrix)
     except ValueError:  # singular: a zero scale (glTF uses it to hide nodes) leaves no rotation to recover
         warn(f"{what}: its transform is singular; it is imported as a scaling without rotation.")
         return matrix[:3, 3], np.zeros(3), np.linalg.norm(matrix[:3, :3], axis=0)
@@ -245,7 +252,7 @@ def _hermite(p0, m0, p1, m1, s):
 
 
 def _slerp(q0, q1, s):
-    wxyz = tf.quaternion_slerp(np.roll(q0, 1), np.roll(q1, 1), s, shortestpath=True)
+    wxyz = _tf().quaternion_slerp(np.roll(q0, 1), np.roll(q1, 1), s, shortestpath=True)
     return np.roll(wxyz, -1)
 
 
@@ -266,7 +273,7 @@ def keyframe_times(channels: list[Channel]) -> np.ndarray:
 def local_trs_at(scene: ImportedScene, node: int, channels: list[Channel], t: float):
     """(translation, rotation xyzw, scale) of a node at time t: its rest pose overridden by its channels."""
     translate, angles, scale = decompose(scene.nodes[node].matrix, f"Node '{scene.nodes[node].name}'")
-    w, x, y, z = tf.quaternion_from_euler(angles[0], angles[1], angles[2], axes="sxyz")
+    w, x, y, z = _tf().quaternion_from_euler(angles[0], angles[1], angles[2], axes="sxyz")
     trs = {"translation": translate, "rotation": np.array([x, y, z, w]), "scale": scale}
     for c in channels:
         if c.node == node:
@@ -314,7 +321,7 @@ def _transform(matrix: np.ndarray, what: str) -> Transform:
 
 def _trs_transform(translation, rotation_xyzw, scaling) -> Transform:
     x, y, z, w = rotation_xyzw
-    angles = tf.euler_from_quaternion([w, x, y, z], axes="sxyz")
+    angles = _tf().euler_from_quaternion([w, x, y, z], axes="sxyz")
     return Transform(translation=float3(*translation), rotationEuler=float3(*angles), scaling=float3(*scaling))
 
 

@@ -26,12 +26,10 @@ import math
 from pathlib import Path
 
 import numpy as np
-import trimesh
 
 from . import _imported as ir
 from . import error, register_importer
 from ._imported import add_to_scene_builder
-from ._trimesh_files import read_with_trimesh
 
 _DEFAULT_MATERIAL = "DefaultMaterial"
 # Slot <- MTL keys (trimesh lower-cases them), first match wins.
@@ -42,6 +40,10 @@ _TEXTURE_KEYS = (("Specular", ("map_ks",)), ("Emissive", ("map_ke", "map_emissiv
 def load_obj(path) -> ir.ImportedScene:
     """Parse an .obj file and its MTL libraries; raises falcor.ImporterError naming the file if it is missing
     or holds no triangles."""
+    import trimesh  # On first use: see _imported._tf.
+
+    from ._trimesh_files import read_with_trimesh
+
     loaded, resolver, path = read_with_trimesh(path, trimesh.exchange.obj.load_obj, "OBJ file",
                                                split_objects=True, group_material=True)
     geometry = {name: g for name, g in loaded.get("geometry", {}).items() if len(g.get("faces", ())) > 0}
@@ -64,6 +66,8 @@ def import_obj(path, builder, dict_=None):
 
 
 def _mesh(name: str, g: dict, material: int) -> ir.Mesh:
+    import trimesh
+
     positions = np.asarray(g["vertices"], np.float32)
     indices = trimesh.geometry.triangulate_quads(g["faces"], dtype=np.uint32)
     texcoords = getattr(g.get("visual"), "uv", None)

@@ -15,16 +15,18 @@ as Falcor 8's Assimp-based importer does:
 from __future__ import annotations
 
 import numpy as np
-import trimesh
 
 from . import _imported as ir
 from . import error, register_importer
 from ._imported import add_to_scene_builder
-from ._trimesh_files import read_with_trimesh
 
 
 def load_ply(path) -> ir.ImportedScene:
     """Parse a .ply file; raises falcor.ImporterError naming the file if it is missing, invalid or has no faces."""
+    import trimesh  # On first use: see _imported._tf.
+
+    from ._trimesh_files import read_with_trimesh
+
     loaded, resolver, path = read_with_trimesh(path, trimesh.exchange.ply.load_ply, "PLY file", fix_texture=False)
     faces = loaded.get("faces")
     if faces is None or len(faces) == 0:
