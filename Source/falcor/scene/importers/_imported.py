@@ -1,6 +1,6 @@
 """What every asset importer produces, and the one function that adds it to a SceneBuilder.
 
-A format parser (gl_tf().py, obj.py, ply.py) reads a file into an `ImportedScene`: a node tree, triangle
+A format parser (gltf.py, obj.py, ply.py) reads a file into an `ImportedScene`: a node tree, triangle
 meshes as numpy arrays, materials, cameras, lights and node animations. Values are already in Falcor's
 conventions (the parser knows how Falcor's Assimp importer treats its format): texture coordinates have
 their origin at the top-left of the image, material parameters are the ones Falcor's StandardMaterial
