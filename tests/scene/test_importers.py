@@ -739,12 +739,12 @@ def test_obj_displacement_map_goes_to_the_normal_slot_as_in_falcor(tmp_path):
     assert m.textures == {"Normal": tmp_path / "d.png", "Emissive": tmp_path / "e.png"}
 
 
-def test_import_falcor_leaves_trimesh_for_the_first_obj_or_ply(tmp_path):
-    """trimesh (and the scipy it brings) costs most of a second to import: `import falcor` leaves it
-    to the first OBJ or PLY file, and every format is still registered."""
+def test_import_falcor_leaves_format_libraries_to_their_first_file(tmp_path):
+    """trimesh (with the scipy it brings) and pygltflib cost most of a second to import: `import
+    falcor` leaves them to the first OBJ, PLY or glTF file, and every format is still registered."""
     code = ("import json, sys, falcor\n"
             "from falcor.scene.importers import supported_extensions\n"
-            "print(json.dumps([[m for m in ('trimesh', 'scipy') if m in sys.modules], supported_extensions()]))\n")
+            "print(json.dumps([[m for m in ('trimesh', 'scipy', 'pygltflib') if m in sys.modules], supported_extensions()]))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
     loaded, extensions = json.loads(out.strip().splitlines()[-1])

@@ -30,12 +30,14 @@ asset to Falcor's scene as Falcor 8's Assimp-based importer does:
 from __future__ import annotations
 
 import math
-import urllib.request
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 import numpy as np
-import pygltflib
+
+if TYPE_CHECKING:
+    import pygltflib
 
 from . import _imported as ir
 from . import error, register_importer
@@ -70,6 +72,8 @@ def import_gltf(path, builder, dict_=None):
 
 
 def _read_container(path: Path) -> pygltflib.GLTF2:
+    import pygltflib  # On first use, as trimesh (see _imported._tf): a tenth of `import falcor` otherwise.
+
     data = path.read_bytes()
     try:
         gltf = pygltflib.GLTF2.load_from_bytes(data) if data[:4] == b"glTF" else \
@@ -112,6 +116,8 @@ class _GltfParser:
                 raise error(self.path, f"buffer {index} has no uri and there is no GLB binary chunk")
             return blob
         if buffer.uri.startswith("data:"):
+            import urllib.request
+
             with urllib.request.urlopen(buffer.uri) as data:
                 return data.read()
         file = ir.require_file(self.path.parent / unquote(buffer.uri), "buffer file", referenced_by=self.path)
@@ -225,6 +231,8 @@ class _GltfParser:
     # --- materials ---
 
     def _material_index(self, index: int | None) -> int:
+        import pygltflib
+
         if index not in self.material_map:
             material = self.gltf.materials[index] if index is not None else pygltflib.Material()
             self.material_map[index] = len(self.scene.materials)
@@ -232,6 +240,8 @@ class _GltfParser:
         return self.material_map[index]
 
     def _material(self, m) -> ir.Material:
+        import pygltflib
+
         pbr = m.pbrMetallicRoughness or pygltflib.PbrMetallicRoughness()
         base_color = tuple(pbr.baseColorFactor or (1.0, 1.0, 1.0, 1.0))
         roughness = 1.0 if pbr.roughnessFactor is None else pbr.roughnessFactor
