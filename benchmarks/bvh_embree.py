@@ -166,23 +166,32 @@ def world_meshes(meshes, instances):
     return out
 
 
-def scenes(names=None):
-    """name -> (meshes, instances, {ray set: (origins, dirs)}), of all scenes or of `names`."""
-    pos, tris = displaced_sphere()
-    sphere = ([(pos, tris)], [(0, np.eye(4, dtype=np.float32))])
+def scenes(names=("sphere", "cornell", "terrain")):
+    """name -> (meshes, instances, {ray set: (origins, dirs)}) of the scenes `names`."""
     # Falcor's default camera: 35 mm focal length on a 24 mm high frame.
-    cornell_fov = np.degrees(2 * np.arctan(12 / 35))
-    out = {}
-    for name, (meshes, instances), eye, target, fov in [("sphere", sphere, (0.3, 0.4, 3.0), (0, 0, 0), 45.0),
-                                                        ("cornell", cornell_box(), (0, 0.28, 1.2), (0, 0.28, 0), cornell_fov)]:
+    falcor_fov = np.degrees(2 * np.arctan(12 / 35))
+
+    def closed(meshes, instances, eye, target, fov, seed):
         corners = np.concatenate([p for p, _ in world_meshes(meshes, instances)])
         lo, hi = corners.min(0), corners.max(0)
-        rays = {"coherent": camera_rays(eye, target, fov), "incoherent": random_rays(lo, hi, INCOHERENT_RAYS, seed=len(out))}
-        out[name] = (meshes, instances, rays)
-    pos, tris = terrain_mesh()
-    out["terrain"] = ([(pos, tris)], [(0, np.eye(4, dtype=np.float32))],
-                      {"coherent": camera_rays((0, 1.2, 3.2), (0, 0, 0), cornell_fov), "bounce": bounce_rays(pos, tris, INCOHERENT_RAYS, 3)})
-    return out if names is None else {name: out[name] for name in names}
+        return meshes, instances, {"coherent": camera_rays(eye, target, fov), "incoherent": random_rays(lo, hi, INCOHERENT_RAYS, seed)}
+
+    def sphere():
+        return closed([displaced_sphere()], [(0, np.eye(4, dtype=np.float32))], (0.3, 0.4, 3.0), (0, 0, 0), 45.0, 0)
+
+    def cornell():
+        return closed(*cornell_box(), (0, 0.28, 1.2), (0, 0.28, 0), falcor_fov, 1)
+
+    def terrain():
+        pos, tris = terrain_mesh()
+        return ([(pos, tris)], [(0, np.eye(4, dtype=np.float32))],
+                {"coherent": camera_rays((0, 1.2, 3.2), (0, 0, 0), falcor_fov), "bounce": bounce_rays(pos, tris, INCOHERENT_RAYS, 3)})
+
+    makers = {"sphere": sphere, "cornell": cornell, "terrain": terrain}
+    unknown = sorted(set(names) - set(makers))
+    if unknown:
+        raise SystemExit(f"bvh_embree.py: unknown scene(s) {unknown}; choose from {sorted(makers)}")
+    return {name: makers[name]() for name in names}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -739,7 +739,7 @@ def test_obj_displacement_map_goes_to_the_normal_slot_as_in_falcor(tmp_path):
     assert m.textures == {"Normal": tmp_path / "d.png", "Emissive": tmp_path / "e.png"}
 
 
-def test_import_falcor_leaves_format_libraries_to_their_first_file(tmp_path):
+def test_import_falcor_leaves_format_libraries_to_their_first_file():
     """trimesh (with the scipy it brings) and pygltflib cost most of a second to import: `import
     falcor` leaves them to the first OBJ, PLY or glTF file, and every format is still registered."""
     code = ("import json, sys, falcor\n"

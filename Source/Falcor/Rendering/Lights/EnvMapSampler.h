@@ -49,7 +49,7 @@ public:
         const uint32_t row = sampleAlias(mRowBins, u.x());
         const uint32_t column = sampleAlias(std::span(mColumnBins).subspan(size_t(row) * mWidth, mWidth), u.y());
         // The alias choices hand back the unused parts of u: the point within the cell.
-        const float2 uv(std::min((float(column) + u.y()) / float(mWidth), kBelowOne), std::min((float(row) + u.x()) / float(mHeight), kBelowOne));
+        const float2 uv(std::min((float(column) + u.y()) / float(mWidth), kOneMinusUlp), std::min((float(row) + u.x()) / float(mHeight), kOneMinusUlp));
         s.dir = mEnvMap.uvToWorld(uv);
         s.pdf = toSolidAngle(mCellPdf[size_t(row) * mWidth + column], uv.y());
         s.Le = mEnvMap.evalUv(uv);
@@ -62,7 +62,6 @@ public:
     float evalPdfUv(float2 uv) const;
 
 private:
-    static constexpr float kBelowOne = 0x1.fffffep-1f;
     /// Converts a density over (u, v) to one over solid angle (the lat-long map's Jacobian).
     static float toSolidAngle(float uvPdf, float v);
 

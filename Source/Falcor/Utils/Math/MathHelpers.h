@@ -10,6 +10,8 @@ namespace falcor
 {
 constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kInvPi = std::numbers::inv_pi_v<float>;
+/// The largest float below 1: where a uniform number in [0, 1) is clamped to stay below one.
+constexpr float kOneMinusUlp = 0x1.fffffep-1f;
 
 inline bool anyPositive(const float3& v)
 {

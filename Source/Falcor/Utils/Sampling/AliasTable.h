@@ -1,7 +1,7 @@
 #pragma once
 #include "Core/Macros.h"
+#include "Utils/Math/MathHelpers.h"
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <span>
 
@@ -28,14 +28,14 @@ inline uint32_t sampleAlias(std::span<const AliasBin> bins, float& u)
     const uint32_t n = uint32_t(bins.size());
     const float scaled = u * float(n);
     const uint32_t i = std::min(uint32_t(scaled), n - 1);
-    const float f = std::min(scaled - float(i), std::nextafter(1.f, 0.f));
+    const float f = std::min(scaled - float(i), kOneMinusUlp);
     const AliasBin& bin = bins[i];
     if (f < bin.keep)
     {
         u = f / bin.keep;
         return i;
     }
-    u = std::min((f - bin.keep) / (1.f - bin.keep), std::nextafter(1.f, 0.f));
+    u = std::min((f - bin.keep) / (1.f - bin.keep), kOneMinusUlp);
     return bin.alias;
 }
 } // namespace falcor
