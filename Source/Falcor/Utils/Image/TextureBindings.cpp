@@ -255,6 +255,8 @@ void registerTextureBindings(py::module_& m)
                 }),
                 "width"_a, "height"_a, "format"_a = ResourceFormat::RGBA32Float, "array_size"_a = 1, "mip_levels"_a = 1,
                 "depth"_a = 1);
+    // Read by code that validates sizes before creating textures (batch job resolutions).
+    texture.attr("MAX_DIMENSION") = Texture::kMaxDimension;
     texture.def_property_readonly("format", &Texture::getFormat, "The ResourceFormat of the texels.");
     texture.def_property_readonly("width", [](const Texture& t) { return t.getWidth(); }, "Width of mip 0 in texels.");
     texture.def_property_readonly("height", [](const Texture& t) { return t.getHeight(); }, "Height of mip 0 in texels.");
