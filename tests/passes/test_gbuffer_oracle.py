@@ -43,14 +43,14 @@ def texels(graph, field):
 def test_float_outputs(gbufferrt2, field, alpha):
     tmp, _ = gbufferrt2
     name = go.capture_name(BASE, "GBufferRT", field, alpha)
-    frac, mae = go.difference(go.read_image(tmp / name), go.read_image(go.ORACLE / name))
+    frac, mae = go.difference(go.read_image(tmp / name), go.read_image(go.oracle_dir() / name))
     assert frac <= MAX_BAD_FRACTION and mae <= MAX_MAE, (name, frac, mae)
 
 
 @pytest.mark.parametrize("field, alpha", [("mtlData", False), ("vbuffer", False), ("vbuffer", True)])
 def test_packed_outputs(gbufferrt2, field, alpha):
     float_words = (2, 3) if field == "vbuffer" else ()
-    go.check_packed_capture(texels(gbufferrt2[1], field), go.ORACLE / go.capture_name(BASE, "GBufferRT", field, alpha), alpha,
+    go.check_packed_capture(texels(gbufferrt2[1], field), go.oracle_dir() / go.capture_name(BASE, "GBufferRT", field, alpha), alpha,
                             float_words)
 
 
@@ -61,7 +61,7 @@ def test_linear_z(gbufferrt2):
     pre-transforming static meshes to world space in single precision."""
     tmp, _ = gbufferrt2
     name = go.capture_name(BASE, "GBufferRT", "linearZ", False)
-    ours, oracle = go.read_image(tmp / name), go.read_image(go.ORACLE / name)
+    ours, oracle = go.read_image(tmp / name), go.read_image(go.oracle_dir() / name)
     frac, mae = go.difference(ours[..., :1], oracle[..., :1])
     assert frac == 0.0 and mae <= MAX_MAE
     frac, mae = go.difference(ours[..., 1:2], oracle[..., 1:2])
@@ -74,7 +74,7 @@ def test_norm_w_roughness_material_id(gbufferrt2):
     ties (0.5 · 1023) down, our encoder up: allow one step."""
     _, g = gbufferrt2
     ours = go.unpack_rgb10(go.falcor_rgb10a2_capture(texels(g, "normWRoughnessMaterialID")[..., 0]))
-    oracle = go.unpack_rgb10(go.read_image(go.ORACLE / f"{BASE}.GBufferRT.normWRoughnessMaterialID.0.png"))
+    oracle = go.unpack_rgb10(go.read_image(go.oracle_dir() / f"{BASE}.GBufferRT.normWRoughnessMaterialID.0.png"))
     d = np.abs(ours - oracle)
     d[..., 2] = np.minimum(d[..., 2], 16 - d[..., 2])  # B's low bits wrap
     assert (d.max(-1) > 1).mean() <= MAX_BAD_FRACTION
@@ -104,7 +104,7 @@ def test_motion_vectors_with_stratified_jitter(tmp_path):
     m.frameCapture.capture()
     m.frameCapture.flush()
     name = "oracle-imgtest-mvecrt.GBufferRT.mvec.0.exr"
-    ours, oracle = go.read_image(tmp_path / name), go.read_image(go.ORACLE / name)
+    ours, oracle = go.read_image(tmp_path / name), go.read_image(go.oracle_dir() / name)
     assert np.abs(ours - oracle).max() <= 5e-7
 
 
@@ -113,5 +113,5 @@ def test_quad_texc_posw(tmp_path):
     go.render_case(tmp_path, "oracle", "GBufferRT", {}, [("texC", False), ("posW", False)], scene="quad")
     for field in ("texC", "posW"):
         name = go.capture_name("oracle", "GBufferRT", field, False)
-        frac, mae = go.difference(go.read_image(tmp_path / name), go.read_image(go.ORACLE / name))
+        frac, mae = go.difference(go.read_image(tmp_path / name), go.read_image(go.oracle_dir() / name))
         assert frac <= MAX_BAD_FRACTION and mae <= MAX_MAE, (field, frac, mae)

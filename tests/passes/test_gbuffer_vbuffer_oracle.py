@@ -24,7 +24,7 @@ def vbuffer_case(tmp_path_factory):
 def test_float_outputs(vbuffer_case, field):
     tmp, _ = vbuffer_case
     name = go.capture_name(BASE, "VBufferRT", field, False)
-    frac, mae = go.difference(go.read_image(tmp / name), go.read_image(go.ORACLE / name))
+    frac, mae = go.difference(go.read_image(tmp / name), go.read_image(go.oracle_dir() / name))
     assert frac <= 0.002 and mae <= 1e-4, (field, frac, mae)
 
 
@@ -32,7 +32,7 @@ def test_float_outputs(vbuffer_case, field):
 def test_vbuffer(vbuffer_case, alpha):
     _, g = vbuffer_case
     words = np.asarray(g.get_output("VBufferRT.vbuffer")).view(np.uint32).reshape(256, 256, 4)
-    go.check_packed_capture(words, go.ORACLE / go.capture_name(BASE, "VBufferRT", "vbuffer", alpha), alpha, float_words=(2, 3))
+    go.check_packed_capture(words, go.oracle_dir() / go.capture_name(BASE, "VBufferRT", "vbuffer", alpha), alpha, float_words=(2, 3))
 
 
 def test_misses_have_no_motion(vbuffer_case):

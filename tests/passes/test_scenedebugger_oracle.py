@@ -8,5 +8,5 @@ def test_default_mode_output(tmp_path):
     base = "oracle-imgtest-scenedebugger"
     go.render_case(tmp_path, base, "SceneDebugger", {}, [("output", False)])
     name = go.capture_name(base, "SceneDebugger", "output", False)
-    frac, mae = go.difference(go.read_image(tmp_path / name), go.read_image(go.ORACLE / name))
+    frac, mae = go.difference(go.read_image(tmp_path / name), go.read_image(go.oracle_dir() / name))
     assert frac <= 0.002 and mae <= 1e-4, (frac, mae)

@@ -3,19 +3,14 @@ comparison its README prescribes."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
-import pytest
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference"
+from shared_files import shared_path
 
 
 def load(max_depth: int) -> dict:
-    path = REFERENCE / f"cornell_ref_320x180_16384spp_depth{max_depth}.json"
-    if not path.is_file():
-        pytest.fail(f"Reference {path} is missing: these tests need ../shared/reference beside the repository.")
-    return json.loads(path.read_text())
+    return json.loads(shared_path("reference", f"cornell_ref_320x180_16384spp_depth{max_depth}.json").read_text())
 
 
 def region_boxes(ref: dict, width: int, height: int) -> dict[str, tuple[int, int, int, int]]:

@@ -27,7 +27,7 @@ def test_oracle_pt_matches_per_pixel(tmp_path):
     m.scene.camera.target = falcor.float3(0.5, 0.5, -1.0)
     m.scene.camera.up = falcor.float3(0, 1, 0)
     ours = render_frames(m, g, 1)[0]
-    oracle = go.read_image(go.ORACLE / "oracle-pt.MinimalPathTracer.color.0.exr")
+    oracle = go.read_image(go.oracle_dir() / "oracle-pt.MinimalPathTracer.color.0.exr")
     # The oracle is stored in half precision: agree within a few half-float steps.
     assert np.all(np.abs(ours - oracle) <= 2.0**-9 * np.abs(oracle) + 1e-4)
 
@@ -47,7 +47,7 @@ def test_oracle_imgtest_mpt_matches_per_pixel():
     g.mark_output("ToneMapper.dst")
     m = make_renderer(go.CORNELL, 256, 256, g)
     ours = render_frames(m, g, 1, "ToneMapper.dst")[0]
-    oracle = go.read_image(go.ORACLE / "oracle-imgtest-mpt.ToneMapper.dst.0.exr")
+    oracle = go.read_image(go.oracle_dir() / "oracle-imgtest-mpt.ToneMapper.dst.0.exr")
     off = np.abs(ours - oracle) > 2.0**-9 * np.abs(oracle) + 1e-3
     assert off.any(axis=-1).mean() <= 1e-3, off.any(axis=-1).mean()
 

@@ -21,9 +21,8 @@ from falcor.scene.importers import _imported as ir
 from falcor.scene.importers import gltf, obj, ply
 from falcor.scene.material import MaterialTextureSlot, ShadingModel
 from falcor.scene.scene_builder import SceneBuilder, SceneBuilderFlags
+from shared_files import shared_path
 
-# The Falcor 8 oracle's quad scene (../shared beside the repository, as in CI).
-ORACLE_QUAD = Path(__file__).resolve().parents[2].parent / "shared" / "oracle" / "falcor8" / "quad.gltf"
 S45 = math.sin(math.pi / 4)
 
 
@@ -213,7 +212,7 @@ def node_named(scene, name):
 # glTF: parsing
 # ---------------------------------------------------------------------------------------------
 def test_oracle_quad_parses_to_the_documented_facts():
-    scene = gltf.load_gltf(ORACLE_QUAD)
+    scene = gltf.load_gltf(shared_path("oracle", "falcor8", "quad.gltf"))
     assert len(scene.nodes) == 1 and scene.nodes[0].parent is None
     np.testing.assert_allclose(scene.world_matrix(0), translation(0, 0, -1))
     (mesh,) = scene.meshes
@@ -561,7 +560,7 @@ def half(values):
 
 
 def test_oracle_quad_through_import_scene():
-    b = imported(ORACLE_QUAD)
+    b = imported(shared_path("oracle", "falcor8", "quad.gltf"))
     (node,) = b.nodes
     np.testing.assert_allclose(node.matrix, translation(0, 0, -1), atol=1e-7)
     (mesh,) = b.meshes
