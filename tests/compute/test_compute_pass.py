@@ -427,3 +427,22 @@ def test_compute_pass_in_a_mogwai_script(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     image = np.load(tmp_path / "image.npy")
     assert image[5, 11].tolist() == [11, 5, 0, 1]
+
+
+def test_grids_with_too_many_thread_groups_in_all_are_refused(tmp_path, device):
+    p = falcor.ComputePass(device, file=shader(tmp_path, """
+        RWStructuredBuffer<uint> out;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid: SV_DispatchThreadID) { out[0] = 1; }
+    """))
+    # Each count is below 2^32, but the product is 2^64: it must not wrap to a dispatch of nothing.
+    with pytest.raises(falcor.RuntimeError, match=r"execute\(threads_x=4194304, threads_y=2097152, threads_z=2097152\)"
+                                                 r".*more than the limit of 281474976710656 groups"):
+        p.execute(2**22, 2**21, 2**21)
+    with pytest.raises(falcor.RuntimeError, match="more than the limit"):
+        falcor.falcor_ext._dispatch_kernel(p._function, [2**22, 2**21, 2**21], p._entry_params.address,
+                                          p._globals.address)
+    out = device.create_structured_buffer(struct_size=4, element_count=1)
+    p.globals.out = out
+    p.execute(2**16, 2**16)       # within the limit: runs
+    assert out.to_numpy().view(np.uint32)[0] == 1

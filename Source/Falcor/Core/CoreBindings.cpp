@@ -155,6 +155,7 @@ void registerCoreBindings(py::module_& m)
                              reinterpret_cast<void*>(entryPointParams), reinterpret_cast<void*>(globals));
     }, "kernel"_a, "group_count"_a, "entry_point_params"_a, "global_params"_a,
        "Runs a compiled kernel's thread groups on the pool (internal: the addresses are trusted).");
+    m.attr("_KERNEL_MAX_GROUP_COUNT") = kMaxKernelGroupCount;
 
     // ---- Plugins ----
     auto loadPlugin = [](const std::string& name) { PluginRegistry::get().loadPlugin(name); };

@@ -6,6 +6,9 @@ stays valid while every file Slang read (the shader, its includes and imported m
 content it had. The folder is `$FALCOR_KERNEL_CACHE_DIR`, else `$XDG_CACHE_HOME/falcor/kernels`
 (`~/.cache/falcor/kernels`), beside the scene cache.
 Writes are atomic (temporary file, then rename), so concurrent processes share one cache safely.
+Libraries are native code: they are loaded only from a folder that no other user can change
+(see `_untrusted_reason`), and an entry's metadata carries its own checksum, so a damaged entry is
+rebuilt instead of used.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -23,7 +27,7 @@ from pathlib import Path
 
 from .. import falcor_ext as _ext
 from ..scene.cache import file_digest
-from . import layout, slang
+from . import kernel_source, layout, slang
 
 # Not resolved: in a build tree the modules are links into the sources, the include folder is not.
 _PACKAGE_DIR = Path(os.path.abspath(__file__)).parents[1]
@@ -37,7 +41,8 @@ _CXX_FLAGS = ["-std=c++17", "-O2", "-fpeel-loops", "-fno-math-errno", "-fPIC", "
               "-ffp-contract=off",
               # Slang's CPU target leaves some unsupported operations as empty functions: refuse them.
               "-Werror=return-type"]
-_FORMAT_VERSION = 2
+_FORMAT_VERSION = 3
+_LIBRARY_NAME = re.compile(r"kernel-[0-9a-f]{16}\.so")
 
 
 @dataclass
@@ -79,8 +84,9 @@ def cxx_flags() -> list[str]:
 
 
 def _sha256_file(path) -> str | None:
+    """The file's SHA-256, or None when it is missing or not a regular file (never a device or pipe)."""
     try:
-        return file_digest(path)
+        return file_digest(path) if Path(path).is_file() else None
     except OSError:
         return None
 
@@ -88,7 +94,7 @@ def _sha256_file(path) -> str | None:
 def _runtime_hash() -> str:
     h = hashlib.sha256()
     for path in (RUNTIME_DIR / "kernel_prelude.h", RUNTIME_DIR / "kernel_runtime.h",
-                 ENGINE_INCLUDE_DIR / "Core" / "Pass" / "KernelABI.h"):
+                 ENGINE_INCLUDE_DIR / "Core" / "Pass" / "KernelABI.h", Path(kernel_source.__file__)):
         h.update(path.read_bytes())
     return h.hexdigest()
 
@@ -112,16 +118,80 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _load_cached(meta_path: Path) -> KernelBinary | None:
+def _untrusted_reason(path: Path, owners: set[int], sticky_allowed: bool = False) -> str | None:
+    """Why `path` could be changed by another user, or None: it must be owned by one of `owners`
+    and writable by nobody else, except (when `sticky_allowed`) a sticky folder such as /tmp, where
+    others cannot rename or delete what they do not own."""
+    info = os.lstat(path)
+    if info.st_uid not in owners:
+        return f"{path} belongs to user {info.st_uid}, not to this user ({os.getuid()})"
+    sticky_folder = stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_ISVTX
+    if info.st_mode & 0o022 and not (sticky_allowed and sticky_folder):
+        return f"{path} can be written by other users (mode {stat.filemode(info.st_mode)})"
+    return None
+
+
+def _untrusted_folder_reason(folder: Path) -> str | None:
+    """Why libraries in `folder` could be replaced by another user: the folder is not private to
+    this user, or a folder above it is not this user's or root's alone."""
+    folder = folder.resolve()
+    reasons = [_untrusted_reason(folder, {os.getuid()})]
+    reasons += [_untrusted_reason(parent, {os.getuid(), 0}, sticky_allowed=True) for parent in folder.parents]
+    return next((r for r in reasons if r), None)
+
+
+def _encode_meta(meta: dict) -> bytes:
+    """An entry's metadata with the SHA-256 of its canonical JSON, so that damage is detected."""
+    return json.dumps({"sha256": _canonical_digest(meta), "meta": meta}).encode()
+
+
+def _canonical_digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _decode_meta(data: bytes) -> dict:
+    """The metadata written by _encode_meta; ValueError when damaged or not of this format."""
+    document = json.loads(data)
+    meta = document["meta"]
+    if document["sha256"] != _canonical_digest(meta):
+        raise ValueError("checksum mismatch")
+    if not (isinstance(meta["library"], str) and _LIBRARY_NAME.fullmatch(meta["library"])
+            and isinstance(meta["dependencies"], dict) and isinstance(meta["reflection"], dict)
+            and _is_entry_function(meta["function"], meta["reflection"])):
+        raise ValueError("unexpected fields")
+    layout.globals_layout(meta["reflection"]), layout.entry_point_layout(meta["reflection"])
+    thread_group_size(meta["reflection"])
+    return meta
+
+
+def _is_entry_function(function, reflection: dict) -> bool:
+    """Whether `function` is Slang's C++ name for the reflected entry point (`main` -> `main_0`,
+    `falcor_call` as it is), so that a library is never asked for a symbol it merely links to."""
+    entry = reflection["entryPoints"][0]["name"]
+    return isinstance(function, str) and isinstance(entry, str) and \
+        re.fullmatch(re.escape(entry) + r"(_\d+)?", function) is not None
+
+
+def thread_group_size(reflection: dict) -> tuple[int, int, int]:
+    size = tuple(reflection["entryPoints"][0]["threadGroupSize"])
+    if len(size) != 3 or not all(isinstance(n, int) and n >= 1 for n in size):
+        raise ValueError(f"thread group size {size}")
+    return size
+
+
+def _load_cached(folder: Path) -> KernelBinary | None:
     try:
-        meta = json.loads(meta_path.read_text())
+        meta_path = folder / "meta.json"
+        if _untrusted_reason(folder, {os.getuid()}) or _untrusted_reason(meta_path, {os.getuid()}):
+            return None  # rebuilt, then written by this user
+        meta = _decode_meta(meta_path.read_bytes())
         if any(_sha256_file(p) != digest for p, digest in meta["dependencies"].items()):
             return None
-        library = meta_path.parent / meta["library"]
-        if _sha256_file(library) != meta["library_sha256"]:
+        library = folder / meta["library"]
+        if _untrusted_reason(library, {os.getuid()}) or _sha256_file(library) != meta["library_sha256"]:
             return None  # missing or damaged: native code is loaded only as it was written
         return KernelBinary(library, meta["function"], meta["reflection"], from_cache=True)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError):
         return None  # a damaged entry is rebuilt
 
 
@@ -133,7 +203,7 @@ def _compile_cpp(source: str, out: Path, file: Path) -> None:
     cxx, _ = cxx_compiler()
     with tempfile.TemporaryDirectory(prefix="falcor-kernel-") as tmp:
         cpp = Path(tmp) / "kernel.cpp"
-        cpp.write_text(f"{source}\n#include \"kernel_runtime.h\"\n")
+        cpp.write_text(f"{kernel_source.guard_integer_operations(source)}\n#include \"kernel_runtime.h\"\n")
         lib = Path(tmp) / "kernel.so"
         cmd = [cxx, *cxx_flags(), "-include", str(RUNTIME_DIR / "kernel_prelude.h"), "-I", str(RUNTIME_DIR),
                "-I", str(ENGINE_INCLUDE_DIR), str(cpp), "-o", str(lib)]
@@ -148,31 +218,51 @@ def _compile_cpp(source: str, out: Path, file: Path) -> None:
 _process_cache: Path | None = None
 
 
-def entry_dir(key: str) -> Path:
-    """The cache entry's folder; a private temporary folder for this process when the cache
-    folder cannot be written (the kernel still builds, the next process compiles it again)."""
+def _process_cache_dir(reason: str) -> Path:
+    """This process's private temporary cache, used when the shared one cannot be trusted or written
+    (the kernel still builds, the next process compiles it again)."""
     global _process_cache
-    folder = cache_dir() / key
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if os.access(folder, os.W_OK):
-            return folder
-        reason = "not writable"
-    except OSError as e:
-        reason = str(e)
-    _ext.Logger.log_once(_ext.Logger.Level.Warning, f"Kernel cache {cache_dir()} cannot be used ({reason}); "
+    _ext.Logger.log_once(_ext.Logger.Level.Warning, f"Kernel cache {cache_dir()} is not used ({reason}); "
                          "kernels are compiled in every process.")
     if _process_cache is None:
         _process_cache = Path(tempfile.mkdtemp(prefix="falcor-kernels-"))
         atexit.register(shutil.rmtree, _process_cache, ignore_errors=True)
-    (_process_cache / key).mkdir(exist_ok=True)
-    return _process_cache / key
+    return _process_cache
+
+
+def cache_root() -> Path:
+    """The cache folder to read and write: `cache_dir()` when this user can write it and no other
+    user can, else this process's private folder."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        reason = _untrusted_folder_reason(folder) or (None if os.access(folder, os.W_OK) else "not writable")
+    except OSError as e:
+        reason = str(e)
+    return folder if reason is None else _process_cache_dir(reason)
+
+
+def entry_dir(key: str, root: Path | None = None) -> Path:
+    """The folder of a cache entry under `root` (default cache_root()), created private to this user."""
+    root = root or cache_root()
+    folder = root / key
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        reason = _untrusted_reason(folder, {os.getuid()})
+    except OSError as e:
+        reason = str(e)
+    if reason is None:
+        return folder
+    folder = _process_cache_dir(reason) / key
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
 
 
 def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: list[Path]) -> KernelBinary:
     """Compiles `entry` of `file` to a kernel library, or takes it from the disk cache."""
     key = _cache_key(file, entry, defines, include_dirs)
-    cached = _load_cached(cache_dir() / key / "meta.json")
+    root = cache_root()
+    cached = _load_cached(root / key)
     if cached:
         return cached
     output = slang.compile_entry_point(file, entry, defines, include_dirs)
@@ -181,14 +271,14 @@ def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: 
     except TypeError as e:
         raise _ext.RuntimeError(f"ComputePass({file.name}:{entry}): {e}") from None
     functions = _GROUP_FUNCTION.findall(output.cpp_source)
-    if len(functions) != 1:
+    if len(functions) != 1 or not _is_entry_function(functions[0], output.reflection):
         raise _ext.RuntimeError(f"{file}: expected one compute entry point '{entry}' in Slang's output, found {functions}")
     dependencies = {p: _sha256_file(p) for p in {str(file), *output.dependencies} if Path(p).is_file()}
     digest = hashlib.sha256(output.cpp_source.encode()).hexdigest()[:16]
-    folder = entry_dir(key)
+    folder = entry_dir(key, root)
     library = folder / f"kernel-{digest}.so"
     _compile_cpp(output.cpp_source, library, file)
     meta = {"library": library.name, "library_sha256": _sha256_file(library), "function": functions[0],
             "reflection": output.reflection, "dependencies": dependencies}
-    write_atomic(folder / "meta.json", json.dumps(meta).encode())
+    write_atomic(folder / "meta.json", _encode_meta(meta))
     return KernelBinary(library, functions[0], output.reflection, from_cache=False)

@@ -54,7 +54,7 @@ class ComputePass:
         self.from_cache = binary.from_cache
         self._library = KernelLibrary(ctypes.CDLL(str(binary.library)))
         self._function = ctypes.cast(getattr(self._library.lib, binary.function), ctypes.c_void_p).value
-        self.thread_group_size = tuple(binary.reflection["entryPoints"][0]["threadGroupSize"])
+        self.thread_group_size = build.thread_group_size(binary.reflection)
         # build_kernel refused parameters without a CPU layout before compiling them.
         self._globals = Block(globals_layout(binary.reflection), self._library, self._name)
         self._entry_params = Block(entry_point_layout(binary.reflection), self._library, self._name, self._globals.lock)
@@ -76,9 +76,13 @@ class ComputePass:
             raise _ext.RuntimeError(f"{self._name}.execute: thread counts {threads} must not be negative.")
         if min(threads) == 0:
             return
-        groups = [math.ceil(t / g) for t, g in zip(threads, self.thread_group_size)]
-        if max(groups) >= 2**32:
-            raise _ext.RuntimeError(f"{self._name}.execute: {threads} threads is too many thread groups.")
+        groups = [-(-t // g) for t, g in zip(threads, self.thread_group_size)]  # exact for any size
+        limit = _ext._KERNEL_MAX_GROUP_COUNT
+        if max(groups) >= 2**32 or math.prod(groups) > limit:
+            raise _ext.RuntimeError(f"{self._name}.execute(threads_x={threads[0]}, threads_y={threads[1]}, "
+                                    f"threads_z={threads[2]}): {groups[0]}x{groups[1]}x{groups[2]} thread groups of "
+                                    f"{self.thread_group_size} threads is more than the limit of {limit} groups "
+                                    "(2^32 - 1 per dimension).")
         # Assignments from other threads wait until the kernel is done with the parameters.
         with self._globals.lock:
             assert self._function is not None

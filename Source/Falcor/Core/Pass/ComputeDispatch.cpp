@@ -1,4 +1,5 @@
 #include "Core/Pass/ComputeDispatch.h"
+#include "Core/Error.h"
 #include "Core/ThreadPool.h"
 #include <algorithm>
 
@@ -13,7 +14,11 @@ constexpr size_t kTargetTaskCount = 256;
 void dispatchKernelGroups(FalcorKernelFunc kernel, uint3 groupCount, void* entryPointParams, void* globalParams)
 {
     const size_t rowLength = groupCount.x();
-    const size_t groupTotal = rowLength * groupCount.y() * groupCount.z();
+    // Each factor is below 2^32, so the first product cannot wrap and the second is checked by division.
+    const uint64_t rowCount = uint64_t(groupCount.y()) * groupCount.z();
+    FALCOR_CHECK(rowCount == 0 || rowLength <= kMaxKernelGroupCount / rowCount, "dispatchKernelGroups: ", groupCount.x(), "x",
+                 groupCount.y(), "x", groupCount.z(), " thread groups is more than the limit of ", kMaxKernelGroupCount, " in all.");
+    const size_t groupTotal = rowLength * rowCount;
     const size_t grain = std::max<size_t>(1, groupTotal / kTargetTaskCount);
     parallelFor(groupTotal, grain, [&](size_t begin, size_t end) {
         // Split [begin, end) of the flattened grid into pieces of single rows.
