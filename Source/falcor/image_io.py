@@ -73,14 +73,18 @@ def _read_exr(path: Path) -> np.ndarray:
         return rgba
 
 
+def temporary_path(path: Path) -> Path:
+    """A unique hidden name beside `path`, for writing it atomically: in the same folder (so the
+    rename is atomic), and created with the usual permissions, unlike mkstemp's private ones."""
+    return path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp{path.suffix}")
+
+
 def atomic_write(path: Path, write: Callable[[str], object]) -> None:
     """Calls `write(tmp)` for a temporary name beside `path`, then renames it to `path`: readers never
     see a half-written file, and a failure leaves the old file (if any) as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # A unique hidden name in the same folder (so the rename is atomic); created with the
-    # usual permissions, unlike mkstemp's private ones.
-    tmp = str(path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp{path.suffix}"))
+    tmp = str(temporary_path(path))
     try:
         write(tmp)
         os.replace(tmp, path)

@@ -1,5 +1,6 @@
 """Batch jobs under faults: a run killed with SIGKILL and resumed, a worker process killed mid-task,
 a task that always fails. Every finished set must be byte-identical to an uninterrupted run."""
+import contextlib
 import os
 import signal
 import time
@@ -69,6 +70,32 @@ def test_a_worker_killed_mid_task_is_replaced(tmp_path):
     assert len(rows) == 8 and all(row["status"] == "done" for row in rows)
     # The broken pool was replaced by two new workers, beside the old ones that finished tasks.
     assert len({row["worker"] for row in rows}) >= 3
+
+
+def test_workers_and_the_resource_tracker_exit_when_the_coordinator_is_killed(tmp_path):
+    import psutil
+
+    def running(process):
+        try:
+            return process.status() != psutil.STATUS_ZOMBIE  # a zombie is dead (init may be slow to reap it)
+        except psutil.NoSuchProcess:
+            return False
+
+    run = start_cli("run", write_job(tmp_path, **SLOW), "--processes", "2", "--no-progress")
+    wait_for_rows(tmp_path / "job_out", 1, run)
+    descendants = psutil.Process(run.pid).children(recursive=True)  # the pool's workers and the resource tracker
+    try:
+        assert len(descendants) >= 3, descendants
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        deadline = time.monotonic() + 10
+        while any(running(p) for p in descendants) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [p.cmdline() for p in descendants if running(p)]
+    finally:
+        for p in descendants:
+            with contextlib.suppress(psutil.Error):
+                p.kill()
 
 
 def test_a_failing_task_is_retried_then_reported_and_the_rest_finishes(tmp_path):

@@ -2,11 +2,19 @@
 before anything renders."""
 import pytest
 
+import falcor
 from falcor import batch
 from falcor.batch import JobError
 from batch_helpers import CORNELL, GRAPH, cli, write_job
+from helpers import run_python
 
 HEADER = f"graph: {GRAPH}\nscenes: [{CORNELL}]\n"
+# Nine levels of nine aliases: 387 million values from a few hundred bytes.
+BILLION_LAUGHS = HEADER + "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}' if i else 'lol'] * 9)}]\n" for i in range(9))
+# Eight swept properties: file names over 255 bytes.
+LONG_SWEEP = "".join(f"  PathTracer.{p}: [1]\n" for p in ("samplesPerPixel", "maxSurfaceBounces", "maxDiffuseBounces",
+                                                             "maxSpecularBounces", "maxTransmissionBounces", "lodBias",
+                                                             "emissiveSampler", "useRussianRoulette"))
 
 
 def job_text(tmp_path, text):
@@ -61,6 +69,30 @@ def test_explicit_sweep_list(tmp_path):
     (f"graph: {GRAPH}\nscenes: [{CORNELL}]\nseed: 1\nseed: 2\n", 4, "seed: duplicate key"),
     (f"graph: {GRAPH}\nscenes: [{CORNELL}\n", 3, "not valid YAML"),
     (f"scenes: [{CORNELL}]\n", 1, "the job has no 'graph'"),
+    # Hostile YAML: recursive aliases, deep nesting, values Python can't represent, characters YAML refuses.
+    (HEADER + "sweep: &s {PathTracer.samplesPerPixel: [1, *s]}\n", 3,
+     "sweep.PathTracer.samplesPerPixel.1: the alias refers to a value that contains it"),
+    (HEADER + "cameras: &c [{position: [0, 1, 2]}, *c]\n", 3, "cameras.1: the alias refers to a value that contains it"),
+    (HEADER + "sweep: " + "[" * 40 + "]" * 40 + "\n", 3, "not valid YAML: nested deeper than 32 levels"),
+    (HEADER + "seed: 2001-13-45\n", 3, "seed: can't read the value '2001-13-45'"),
+    (HEADER + "seed: !!int x\n", 3, "seed: can't read the value 'x'"),
+    (HEADER + "name: a\x07\n", 3, "not valid YAML: the character U+0007 is not allowed"),
+    (HEADER + "sweep:\n  PathTracer.samplesPerPixel: [2001-01-01]\n", 4, "expected a string, number, boolean, list or mapping"),
+    (HEADER + "sweep:\n  PathTracer.samplesPerPixel: [{1: 2}]\n", 4, "keys of a property value are strings"),
+    # Paths the file system refuses.
+    (HEADER + 'output_dir: "out\\0put"\n', 3, "output_dir: expected a folder path"),
+    (f"graph: {GRAPH}\nscenes: [{'x' * 300}.pyscene]\n", 2, "scenes.0: can't read"),
+    # Expansions too large to make.
+    (HEADER + "frames: {stop: 10000000000}\n", 3, "frames: 10000000000 frames: a job has at most 100000 tasks"),
+    (HEADER + "sweep:\n  A.a: [" + ", ".join(map(str, range(400))) + "]\n  B.b: [" + ", ".join(map(str, range(400))) + "]\n",
+     3, "sweep: 160000 settings"),
+    (HEADER + "frames: {stop: 1000}\nsweep:\n  A.a: [" + ", ".join(map(str, range(400))) + "]\n", 3,
+     "frames: 400000 tasks (scenes x settings x cameras x frames)"),
+    # Jobs whose every task would fail: frames larger than textures, names longer than the file system allows.
+    (HEADER + "resolution: [20000, 64]\n", 3, "resolution.0: must be at most 16384"),
+    (HEADER + "outputs: [ToneMapper.dst]\nsweep:\n" + LONG_SWEEP, 9, "sweep.PathTracer.maxTransmissionBounces: file names would be"),
+    (HEADER + f"outputs: [ToneMapper.dst]\noutput_dir: {'d/' * 2000}out\nsweep:\n  PathTracer.samplesPerPixel: [1]\n", 4,
+     "output_dir: file paths would be up to"),
 ])
 def test_mistakes_name_file_line_and_key(tmp_path, text, line, message):
     path = job_text(tmp_path, text)
@@ -76,6 +108,8 @@ def test_mistakes_name_file_line_and_key(tmp_path, text, line, message):
     (HEADER + "sweep:\n  PathTracer.samplesPerPixl: [1]\n", 4, "pass 'PathTracer' has no property 'samplesPerPixl'"),
     (HEADER + "sweep:\n  PathTracer.emissiveSampler: [Uniform, Sometimes]\n", 4, "PathTracer"),
     (HEADER + "outputs: [ToneMapper.nothing]\n", 3, "graph 'PathTracer' has no output 'ToneMapper.nothing'"),
+    # The graph's marked outputs decide the file names.
+    (HEADER + "sweep:\n" + LONG_SWEEP, 8, "sweep.PathTracer.maxTransmissionBounces: file names would be"),
 ])
 def test_graph_mistakes_are_found_before_rendering(tmp_path, text, line, message):
     path = job_text(tmp_path, text)
@@ -85,6 +119,22 @@ def test_graph_mistakes_are_found_before_rendering(tmp_path, text, line, message
     assert str(error.value).startswith(f"{path}:{line}: "), str(error.value)
     assert message in str(error.value)
     assert not job.output_dir.exists()  # nothing rendered, no manifest
+
+
+def test_alias_bombs_are_refused_quickly(tmp_path):
+    """A few hundred bytes of nested aliases: a job error (exit 2) in moments, not minutes and gigabytes."""
+    path = job_text(tmp_path, BILLION_LAUGHS)
+    assert path.stat().st_size < 600
+    result = run_python(f"import sys\nfrom falcor.batch.cli import main\nsys.exit(main(['status', {str(path)!r}]))",
+                        timeout=60, memory_limit=6 << 30)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert f"falcor-batch: {path}:8: l5.0." in result.stderr and "aliases expand to more than 100000 values" in result.stderr
+
+
+def test_texture_limit_is_the_engines():
+    assert falcor.Texture.MAX_DIMENSION == 16384
+    with pytest.raises(falcor.OutOfMemoryError):
+        falcor.Texture(falcor.Texture.MAX_DIMENSION + 1, 1)
 
 
 def test_command_line_reports_a_bad_job_with_exit_code_2(tmp_path):

@@ -6,6 +6,7 @@ import pytest
 from PIL import Image
 
 from batch_helpers import cli, write_job
+from falcor.batch import run
 from falcor.batch.job import JobError, load_job
 
 imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg", reason="videos need the 'video' extra (imageio-ffmpeg)")
@@ -53,3 +54,18 @@ def test_video_mistakes_are_reported_before_rendering(tmp_path, monkeypatch):
     job = write_job(tmp_path, video=True)
     with pytest.raises(JobError, match=r"falcor-cpu\[video\]"):
         load_job(job)
+
+
+def test_video_outputs_are_checked_against_the_graphs_marked_outputs(tmp_path):
+    """With no `outputs` listed, the graph's marked outputs are captured: a name under video.outputs
+    that is not one of them is a job error before rendering, not a run without its video."""
+    job = write_job(tmp_path, outputs=None, video={"outputs": ["ToneMapper.dts"]})
+    result = cli("run", job, "--no-progress")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{job}:" in result.stderr and "video.outputs.0: 'ToneMapper.dts' is not one of the job's outputs" in result.stderr
+    assert not (tmp_path / "job_out").exists()
+    job = write_job(tmp_path, outputs=None, format="exr", video={"outputs": ["ToneMapper.dst"]})
+    with pytest.raises(JobError, match=r"video\.outputs\.0: 'ToneMapper\.dst' is captured as exr"):
+        run(load_job(job), progress=False)
+    with pytest.raises(JobError, match=r"job\.yaml:\d+: video\.outputs\.0: expected an output name 'Pass\.field', got \{'a': 1\}"):
+        load_job(write_job(tmp_path, outputs=None, video={"outputs": [{"a": 1}]}))

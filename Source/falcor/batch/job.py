@@ -19,8 +19,13 @@ from pathlib import Path
 
 import yaml
 
+from .. import falcor_ext as _ext
+from .. import image_io
+
 FORMATS = ("auto", "png", "exr", "npy")
 POSE_KEYS = {"position": 3, "target": 3, "up": 3, "focalLength": 0, "focalDistance": 0, "apertureRadius": 0}
+MAX_TASKS = 100_000  # a range or a sweep product can be astronomically large: refused before expanding
+MAX_FRAME = 2**53    # frame numbers whose clock times are exact
 _TOP_KEYS = ("name", "graph", "scenes", "resolution", "frames", "times", "framerate", "accumulate", "cameras", "camera_path",
              "sweep", "outputs", "format", "output_dir", "seed", "retries", "video", "scene_cache")
 
@@ -88,40 +93,126 @@ def _error(path: Path, lines: dict, keypath: tuple, message: str) -> JobError:
     return JobError(f"{where}: {key + ': ' if key else ''}{message}")
 
 
+# Bounds on what a job file may make the loader build: a few kilobytes of nested aliases
+# ("billion laughs") would otherwise expand to billions of values.
+MAX_FILE_BYTES = 16 << 20
+MAX_DEPTH = 32                 # nesting levels, aliases expanded
+MAX_ALIASED_VALUES = 100_000   # values that aliases add to the document, in all
+
+
+class _Alias:
+    """Where an alias is used, and the node it names (PyYAML's composer returns the anchored node
+    itself, which hides both the line of the alias and that a node contains itself)."""
+
+    def __init__(self, target, start_mark):
+        self.target, self.start_mark = target, start_mark
+
+
+class _JobLoader(yaml.SafeLoader):
+    """SafeLoader that keeps aliases as _Alias and refuses nesting deeper than MAX_DEPTH (the
+    composer recurses per level: a page of brackets would raise RecursionError)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            return _Alias(super().compose_node(parent, index), mark)
+        if self._depth >= MAX_DEPTH:
+            raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 def _read_yaml(path: Path) -> tuple[object, dict]:
     """The document as plain Python values, and the line of every key path."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise JobError(f"{path}: the job file is larger than {MAX_FILE_BYTES >> 20} MiB")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise JobError(f"{path}: can't read the job file: {e}") from None
-    loader = yaml.SafeLoader(text)
+    loader = None
     try:
+        loader = _JobLoader(text)
         node = loader.get_single_node()
-        lines: dict = {}
-        return (_construct(loader, node, (), lines, path) if node is not None else None), lines
+        document = _Document(loader, path)
+        return (document.value(node, ()) if node is not None else None), document.lines
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         raise JobError(f"{path}:{mark.line + 1 if mark else '?'}: not valid YAML: {e.problem or e}") from None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow
+        line = text.count("\n", 0, e.position) + 1
+        raise JobError(f"{path}:{line}: not valid YAML: the character U+{e.character:04X} is not allowed") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
-def _construct(loader, node, keypath: tuple, lines: dict, path: Path):
-    lines[keypath] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
+class _Document:
+    """Plain Python values of a composed document and the line of every key path. Each use of an
+    alias builds its own copy of the values, within MAX_ALIASED_VALUES and MAX_DEPTH."""
+
+    def __init__(self, loader: _JobLoader, path: Path):
+        self.loader, self.path = loader, path
+        self.lines: dict = {}
+        self._aliased_values = 0
+        self._open: set[int] = set()  # the nodes being built: an alias to one of them is recursive
+
+    def error(self, keypath: tuple, line: int, message: str) -> JobError:
+        return _error(self.path, {keypath: line}, keypath, message)
+
+    def value(self, node, keypath: tuple, alias_line: int | None = None):
+        """`alias_line`: the line of the alias whose expansion this value is part of."""
+        if isinstance(node, _Alias):
+            alias_line = alias_line or node.start_mark.line + 1
+            if id(node.target) in self._open:
+                raise self.error(keypath, node.start_mark.line + 1, "the alias refers to a value that contains it")
+            node = node.target
+        line = node.start_mark.line + 1
+        if alias_line is not None:
+            self._aliased_values += 1
+            if self._aliased_values > MAX_ALIASED_VALUES:
+                raise self.error(keypath, alias_line, f"aliases expand to more than {MAX_ALIASED_VALUES} values")
+        if len(keypath) > MAX_DEPTH:
+            raise self.error(keypath, alias_line or line, f"nested deeper than {MAX_DEPTH} levels")
+        self.lines[keypath] = line
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node, keypath)
+        self._open.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.value(item, keypath + (i,), alias_line) for i, item in enumerate(node.value)]
+            return self._mapping(node, keypath, alias_line)
+        finally:
+            self._open.discard(id(node))
+
+    def _mapping(self, node, keypath: tuple, alias_line: int | None) -> dict:
         out = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
+            key_line = key_node.start_mark.line + 1
+            key_node = key_node.target if isinstance(key_node, _Alias) else key_node
+            key = self._scalar(key_node, keypath) if isinstance(key_node, yaml.ScalarNode) else None
             if not isinstance(key, (str, int, float, bool)):
-                raise _error(path, {keypath: key_node.start_mark.line + 1}, keypath, "mapping keys must be scalars")
+                raise self.error(keypath, key_line, "mapping keys must be scalars")
             if key in out:
-                raise _error(path, {keypath + (key,): key_node.start_mark.line + 1}, keypath + (key,), "duplicate key")
-            out[key] = _construct(loader, value_node, keypath + (key,), lines, path)
-            lines[keypath + (key,)] = key_node.start_mark.line + 1
+                raise self.error(keypath + (key,), key_line, "duplicate key")
+            out[key] = self.value(value_node, keypath + (key,), alias_line)
+            self.lines[keypath + (key,)] = key_line
         return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_construct(loader, item, keypath + (i,), lines, path) for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+
+    def _scalar(self, node, keypath: tuple):
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as e:  # a tagged or timestamp-like scalar Python can't represent
+            raise self.error(keypath, node.start_mark.line + 1, f"can't read the value {node.value!r}: {e}") from None
 
 
 # ---- values ----
@@ -138,11 +229,13 @@ class _Reader:
     def get(self, key, default=None):
         return self.data.get(key, default)
 
-    def int(self, keypath, value, minimum=None) -> int:
+    def int(self, keypath, value, minimum=None, maximum=None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(keypath, f"expected an integer, got {value!r}")
         if minimum is not None and value < minimum:
             raise self.error(keypath, f"must be at least {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise self.error(keypath, f"must be at most {maximum}, got {value}")
         return value
 
     def number(self, keypath, value) -> float:
@@ -157,14 +250,21 @@ class _Reader:
             raise self.error(keypath, f"expected a non-empty list, got {value!r}")
         return value
 
-    def file(self, keypath, value) -> Path:
-        if not isinstance(value, str) or not value:
-            raise self.error(keypath, f"expected a file path, got {value!r}")
+    def fs_path(self, keypath, value, what: str) -> Path:
+        """An absolute path (relative ones are relative to the job file)."""
+        if not isinstance(value, str) or not value or "\0" in value:
+            raise self.error(keypath, f"expected {what} path, got {value!r}")
         p = Path(value)
-        p = p if p.is_absolute() else self.path.parent / p
-        if not p.is_file():
-            raise self.error(keypath, f"file not found: '{p}'")
-        return p.resolve()
+        return p if p.is_absolute() else self.path.parent / p
+
+    def file(self, keypath, value) -> Path:
+        p = self.fs_path(keypath, value, "a file")
+        try:
+            if p.is_file():
+                return p.resolve()
+        except OSError as e:  # e.g. a name too long for the file system
+            raise self.error(keypath, f"can't read '{p}': {e.strerror}") from None
+        raise self.error(keypath, f"file not found: '{p}'")
 
 
 def load_job(path) -> Job:
@@ -208,7 +308,8 @@ def load_job(path) -> Job:
     resolution = data.get("resolution", [1920, 1080])
     if not isinstance(resolution, list) or len(resolution) != 2:
         raise r.error(("resolution",), f"expected [width, height], got {resolution!r}")
-    resolution = tuple(r.int(("resolution", i), v, minimum=1) for i, v in enumerate(resolution))
+    # Larger frames would fail in every task: the graph's textures can't be created.
+    resolution = tuple(r.int(("resolution", i), v, minimum=1, maximum=_ext.Texture.MAX_DIMENSION) for i, v in enumerate(resolution))
 
     framerate = r.int(("framerate",), data.get("framerate", 60), minimum=1)
     accumulate = r.int(("accumulate",), data.get("accumulate", 1), minimum=1)
@@ -218,10 +319,7 @@ def load_job(path) -> Job:
     if default_format not in FORMATS:
         raise r.error(("format",), f"expected one of {', '.join(FORMATS)}, got {default_format!r}")
     outputs = _outputs(r, default_format)
-    output_dir = data.get("output_dir", path.stem + "_out")
-    if not isinstance(output_dir, str) or not output_dir:
-        raise r.error(("output_dir",), f"expected a folder path, got {output_dir!r}")
-    output_dir = Path(output_dir) if Path(output_dir).is_absolute() else path.parent / output_dir
+    output_dir = r.fs_path(("output_dir",), data.get("output_dir", path.stem + "_out"), "a folder")
     name = data.get("name", path.stem)
     if not isinstance(name, str):
         raise r.error(("name",), f"expected a string, got {name!r}")
@@ -235,7 +333,15 @@ def load_job(path) -> Job:
         raise r.error(("scene_cache",), f"expected true or false, got {job.scene_cache!r}")
     frames = _frames(r, framerate)
     cameras, camera_path = _cameras(r, len(frames))
-    job.tasks = _expand(job, frames, cameras, camera_path, _sweep(r), continuous="times" not in data)
+    settings = _sweep(r)
+    factors = {("scenes",): len(scenes), ("sweep",): len(settings), ("cameras",): len(cameras),
+               ("times" if "times" in data else "frames",): len(frames)}
+    _check_count(r, max(factors, key=factors.get), math.prod(factors.values()), "tasks (scenes x settings x cameras x frames)")
+    job.tasks = _expand(job, frames, cameras, camera_path, settings, continuous="times" not in data)
+    if outputs is not None:
+        # auto: png or exr, names of the same length; the graph's channel masks are checked in worker.validate.
+        check_file_names(job, [(("outputs", i), o.name, "", "png" if o.format == "auto" else o.format)
+                               for i, o in enumerate(outputs)])
     return job
 
 
@@ -252,12 +358,16 @@ def _outputs(r: _Reader, default_format: str) -> list[Output] | None:
             if fmt not in FORMATS:
                 raise r.error(("outputs", i, "format"), f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
             item = item["name"]
-        if not isinstance(item, str) or item.count(".") != 1:
-            raise r.error(("outputs", i), f"expected an output name 'Pass.field', got {item!r}")
+        _check_output_name(r, ("outputs", i), item)
         if any(o.name == item for o in result):
             raise r.error(("outputs", i), f"'{item}' is listed twice")
         result.append(Output(item, fmt))
     return result
+
+
+def _check_output_name(r: _Reader, keypath: tuple, name) -> None:
+    if not isinstance(name, str) or name.count(".") != 1:
+        raise r.error(keypath, f"expected an output name 'Pass.field', got {name!r}")
 
 
 def _video(r: _Reader, framerate: int, outputs: list[Output] | None):
@@ -278,17 +388,25 @@ def _video(r: _Reader, framerate: int, outputs: list[Output] | None):
     names = None
     if "outputs" in value:
         names = tuple(r.list(("video", "outputs"), value["outputs"], allow_scalar=True))
-        formats = {o.name: o.format for o in outputs} if outputs is not None else None
         for i, name in enumerate(names):
-            if formats is not None and name not in formats:
-                raise r.error(("video", "outputs", i), f"'{name}' is not one of the job's outputs ({', '.join(formats)})")
-            if formats is not None and formats[name] in ("exr", "npy"):
-                raise r.error(("video", "outputs", i), f"'{name}' is captured as {formats[name]}; videos are made of PNG frames")
+            _check_output_name(r, ("video", "outputs", i), name)
+        if outputs is not None:  # else the graph's marked outputs, checked in worker.validate
+            check_video_outputs(r, names, {o.name: o.format for o in outputs})
     try:
         require_encoder()
     except ImportError as e:
         raise r.error(("video",), str(e)) from e
     return VideoSpec(fps=fps, quality=quality, outputs=names)
+
+
+def check_video_outputs(errors, names: tuple, formats: dict[str, str]) -> None:
+    """Every output named under video.outputs is captured, as PNG. `formats`: the captured
+    outputs' formats; `errors`: the job or its _Reader (whose error() names the key)."""
+    for i, name in enumerate(names):
+        if name not in formats:
+            raise errors.error(("video", "outputs", i), f"'{name}' is not one of the job's outputs ({', '.join(formats)})")
+        if formats[name] in ("exr", "npy"):
+            raise errors.error(("video", "outputs", i), f"'{name}' is captured as {formats[name]}; videos are made of PNG frames")
 
 
 def _frames(r: _Reader, framerate: int) -> list[tuple[int, float]]:
@@ -308,12 +426,14 @@ def _frames(r: _Reader, framerate: int) -> list[tuple[int, float]]:
         unknown = set(spec) - {"start", "stop", "step"}
         if unknown or "stop" not in spec:
             raise r.error(("frames",), "expected a list of frames or {start: ..., stop: ..., step: ...} (stop excluded)")
-        start = r.int(("frames", "start"), spec.get("start", 0), minimum=0)
-        stop = r.int(("frames", "stop"), spec["stop"], minimum=start + 1)
+        start = r.int(("frames", "start"), spec.get("start", 0), minimum=0, maximum=MAX_FRAME)
+        stop = r.int(("frames", "stop"), spec["stop"], minimum=start + 1, maximum=MAX_FRAME + 1)
         step = r.int(("frames", "step"), spec.get("step", 1), minimum=1)
+        _check_count(r, ("frames",), len(range(start, stop, step)), "frames")
         frames = list(range(start, stop, step))
     else:
-        frames = [r.int(("frames", i), f, minimum=0) for i, f in enumerate(r.list(("frames",), spec, allow_scalar=True))]
+        frames = [r.int(("frames", i), f, minimum=0, maximum=MAX_FRAME)
+                  for i, f in enumerate(r.list(("frames",), spec, allow_scalar=True))]
         if len(set(frames)) != len(frames):
             raise r.error(("frames",), "a frame is listed twice")
     return [(f, f / framerate) for f in frames]
@@ -359,28 +479,53 @@ def _sweep(r: _Reader) -> list[dict]:
         for key, vals in spec.items():
             _check_property_key(r, ("sweep", key), key)
             vals = r.list(("sweep", key), vals, allow_scalar=True)
-            if any(_canonical(a) == _canonical(b) for a, b in itertools.combinations(vals, 2)):
+            for i, value in enumerate(vals):
+                _check_property_value(r, ("sweep", key, i), value)
+            if len({_canonical(v) for v in vals}) != len(vals):
                 raise r.error(("sweep", key), "a value is listed twice")
             keys.append(key)
             values.append(vals)
+        _check_count(r, ("sweep",), math.prod(len(v) for v in values), "settings")
         return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
     settings = []
     for i, item in enumerate(r.list(("sweep",), spec)):
         if not isinstance(item, dict) or not item:
             raise r.error(("sweep", i), "expected a mapping of 'Pass.property': value")
-        for key in item:
+        for key, value in item.items():
             _check_property_key(r, ("sweep", i, key), key)
+            _check_property_value(r, ("sweep", i, key), value)
         settings.append(dict(item))
-    canon = [_canonical(s) for s in settings]
-    for i, c in enumerate(canon):
-        if c in canon[:i]:
+    seen = set()
+    for i, setting in enumerate(settings):
+        if _canonical(setting) in seen:
             raise r.error(("sweep", i), "the same settings are listed twice")
+        seen.add(_canonical(setting))
     return settings
 
 
 def _check_property_key(r: _Reader, keypath: tuple, key) -> None:
     if not isinstance(key, str) or key.count(".") != 1 or not all(key.split(".")):
         raise r.error(keypath, f"expected 'Pass.property', got {key!r}")
+
+
+def _check_property_value(r: _Reader, keypath: tuple, value) -> None:
+    """Property values are plain data (they go into file names, the manifest's JSON and pass
+    properties): strings, numbers, booleans, null, and lists and string-keyed mappings of them."""
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_property_value(r, keypath + (i,), item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise r.error(keypath + (key,), f"keys of a property value are strings, got {key!r}")
+            _check_property_value(r, keypath + (key,), item)
+    elif value is not None and not isinstance(value, (str, int, float)):
+        raise r.error(keypath, f"expected a string, number, boolean, list or mapping, got {type(value).__name__} {value!r}")
+
+
+def _check_count(r: _Reader, keypath: tuple, count: int, what: str) -> None:
+    if count > MAX_TASKS:
+        raise r.error(keypath, f"{count} {what}: a job has at most {MAX_TASKS} tasks")
 
 
 def _canonical(value) -> str:
@@ -411,6 +556,45 @@ def base_name(scene: Path, setting: dict, camera_index: int | None) -> str:
     if camera_index is not None:
         parts.append(f"cam{camera_index}")
     return "__".join(parts)
+
+
+def capture_name(base: str, output: str, frame: int, mask_suffix: str, ext: str) -> str:
+    """The file of one output of a task: Falcor's `<base>.<Pass>.<field>.<frame>[.<mask>].<ext>`."""
+    return f"{base}.{output}.{frame}{mask_suffix}.{ext}"
+
+
+def check_file_names(job: Job, captures: list[tuple[tuple, str, str, str]]) -> None:
+    """Refuses a job whose longest file name, or path, is more than the output folder's file system
+    allows (else every task would render, then fail to write, on every retry). `captures`: (key
+    path naming it, output, mask suffix, extension) of every file a task writes."""
+    if not job.tasks or not captures:
+        return
+    task = max(job.tasks, key=lambda t: len(f"{t.base_name}{t.frame}".encode()))
+    keypath, output, suffix, ext = max(captures, key=lambda c: len(f"{c[1]}{c[2]}{c[3]}".encode()))
+    # Files are written under a longer temporary name first.
+    name = image_io.temporary_path(Path(capture_name(task.base_name, output, task.frame, suffix, ext))).name
+    name_max, path_max = _name_limits(job.output_dir)
+    if len(name.encode()) > name_max:
+        scene = Path(task.scene)
+        parts = [(len(scene.stem), ("scenes", job.scenes.index(scene))), (len(output), keypath)]
+        parts += [(len(f"{p}.{k}={format_value(v)}"), ("sweep", f"{p}.{k}")) for p, props in task.properties.items()
+                  for k, v in props.items()]
+        culprit = max(parts, key=lambda part: part[0])[1]
+        raise job.error(culprit, f"file names would be up to {len(name.encode())} bytes long ('{name[:80]}...'); the file "
+                                 f"system of '{job.output_dir}' allows {name_max}")
+    path_length = len(os.fsencode(job.output_dir / name))
+    if path_length >= path_max:
+        raise job.error(("output_dir",), f"file paths would be up to {path_length} bytes long; the file system allows {path_max - 1}")
+
+
+def _name_limits(folder: Path) -> tuple[int, int]:
+    """(longest file name, longest path) in bytes on the file system of `folder`, or of its
+    nearest existing parent when it does not exist yet."""
+    existing = next(p for p in (folder, *folder.parents) if os.path.isdir(p))
+    try:
+        return os.pathconf(existing, "PC_NAME_MAX"), os.pathconf(existing, "PC_PATH_MAX")
+    except (OSError, ValueError):  # no such limits on this platform: the usual ones
+        return 255, 4096
 
 
 def file_hash(path: Path) -> str:

@@ -92,7 +92,8 @@ class ProcessExecutor:
         self._futures: dict = {}
 
     def _new_pool(self):
-        return cf.ProcessPoolExecutor(self._processes, mp_context=multiprocessing.get_context("spawn"))
+        return cf.ProcessPoolExecutor(self._processes, mp_context=multiprocessing.get_context("spawn"),
+                                      initializer=worker.exit_with_coordinator, initargs=(os.getpid(),))
 
     def submit(self, task: Task):
         try:

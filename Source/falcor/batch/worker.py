@@ -9,10 +9,13 @@ before. Scene state that tasks change (camera, animation time, frame history) is
 from __future__ import annotations
 
 import collections
+import ctypes
 import dataclasses
 import hashlib
 import os
+import signal
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
@@ -23,7 +26,7 @@ from .. import capture, image_io
 from .. import falcor_ext as _ext
 from ..renderer import Renderer
 from ..scene import Scene, SceneBuilderFlags, load_scene
-from .job import JobError, Job, Task, file_hash
+from .job import Job, Task, capture_name, check_file_names, check_video_outputs, file_hash
 
 MAX_CACHED_SCENES = 2
 _POSE_VECTORS = ("position", "target", "up")
@@ -55,6 +58,15 @@ def load_graph(job: Job):
     return next(iter(graphs.values()))
 
 
+def _check_file_names(job: Job, graph) -> None:
+    """The names of the files tasks write, with the graph's channel masks, fit the file system."""
+    listed = {o.name: i for i, o in enumerate(job.outputs or [])}
+    captures = [(("outputs", listed[name]) if name in listed else ("graph",), name, capture.mask_suffix(mask) or "",
+                 "png" if fmt == "auto" else fmt)  # auto: png or exr, names of the same length
+                for name, mask, fmt in _mark_outputs(job, graph)]
+    check_file_names(job, captures)
+
+
 def apply_properties(job: Job, graph, properties: dict) -> None:
     """Sets swept properties: each pass is recreated with its current properties plus these, as
     Falcor's `updatePass` does. Unknown passes or properties raise a JobError at the sweep key."""
@@ -80,16 +92,20 @@ def apply_properties(job: Job, graph, properties: dict) -> None:
 
 def validate(job: Job) -> None:
     """Checks what needs the engine before anything renders: the graph file defines the graph,
-    every swept property exists and accepts every value, every listed output exists."""
+    every swept property exists and accepts every value, every listed output exists, the videos'
+    outputs are captured and file names fit the file system."""
     graph = load_graph(job)
     available = set(graph.get_available_outputs())
     if job.outputs is None:
         if not graph.outputs:
             raise job.error(("graph",), f"graph '{graph.name}' marks no outputs; list the ones to capture under 'outputs'")
+        if job.video is not None and job.video.outputs is not None:
+            check_video_outputs(job, job.video.outputs, {name: job.default_format for name, _ in graph.outputs})
     else:
         for i, output in enumerate(job.outputs):
             if output.name not in available:
                 raise job.error(("outputs", i), f"graph '{graph.name}' has no output '{output.name}'")
+    _check_file_names(job, graph)
     seen = set()
     for task in job.tasks:
         setting = repr(sorted((p, sorted(v.items(), key=repr)) for p, v in task.properties.items()))
@@ -138,6 +154,32 @@ def _set_pose(camera, base: dict, pose: dict | None) -> None:
 
     for k, v in {**base, **(pose or {})}.items():
         setattr(camera, k, float3(*v) if k in _POSE_VECTORS else v)
+
+
+# ---- the worker process ----
+
+_PR_SET_PDEATHSIG = 1
+
+
+def exit_with_coordinator(coordinator_pid: int) -> None:
+    """Worker process initializer: the worker dies with its coordinator, even one killed by
+    SIGKILL, instead of rendering on and holding its scenes as an orphan (its pool's pipes stay
+    open while any worker holds them, so it would wait forever; multiprocessing's resource
+    tracker then exits too, when the last process holding its pipe is gone)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    else:  # no parent-death signal: a watchdog thread (it runs whenever the renderer releases the GIL)
+        threading.Thread(target=_watch_coordinator, args=(coordinator_pid,), daemon=True).start()
+    if os.getppid() != coordinator_pid:  # the coordinator died before this worker was ready
+        os._exit(1)
+
+
+def _watch_coordinator(coordinator_pid: int) -> None:
+    while os.getppid() == coordinator_pid:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 # ---- rendering a task ----
@@ -226,19 +268,17 @@ def _mark_outputs(job: Job, graph) -> list[tuple[str, object, str]]:
 
 
 def _write(job: Job, task: Task, graph, name: str, mask, fmt: str) -> dict:
-    pass_name, field = name.split(".")
     texture = graph.get_output(name)
     suffix = capture.mask_suffix(mask)
     if suffix is None:
         raise RuntimeError(f"output '{name}': channel mask {mask} can't be captured")
-    stem = f"{task.base_name}.{pass_name}.{field}.{task.frame}{suffix}"
     if fmt == "npy":
-        path = job.output_dir / f"{stem}.npy"
+        path = job.output_dir / capture_name(task.base_name, name, task.frame, suffix, "npy")
         data = np.array(texture, copy=True)
         image_io.atomic_write(path, lambda tmp: np.save(tmp, data))
     else:
         pixels, ext = _pixels(texture, mask, fmt)
-        path = job.output_dir / f"{stem}.{ext}"
+        path = job.output_dir / capture_name(task.base_name, name, task.frame, suffix, ext)
         capture.write_output(path, pixels, ext)
     return {"file": path.name, "sha256": file_hash(path)}
 
