@@ -131,14 +131,19 @@ inline void intersect(const ShearedRay& r, const Triangle4& tri, vfloat4 tMin, v
         hit.mask = 0;
         return;
     }
-    vfloat4 t = (e0 * az + e1 * bz + e2 * cz) * r.sz / det;
-    // Single precision is exact enough while the determinant stays far from overflow and
-    // underflow and t is finite; NaN fails every comparison, so such lanes are redone in double.
+    vfloat4 scaledT = (e0 * az + e1 * bz + e2 * cz) * r.sz; // t · det: products of three coordinates
+    vfloat4 t = scaledT / det;
+    // Single precision is exact enough while the determinant and t · det stay far from overflow
+    // and underflow (t · det, a cube of the coordinates, underflows first: at 1e-15 it is a
+    // denormal of a few bits) and t is finite; NaN fails every comparison, so such lanes are
+    // redone in double.
     int extreme = 0;
     if (extremeCoordinates)
     {
         vfloat4 absDet = abs(det);
-        extreme = ~mask((absDet >= splat4(1e-30f)) & (absDet <= splat4(1e30f)) & (abs(t) <= splat4(3e38f))) & 0xF;
+        extreme = ~mask((absDet >= splat4(1e-30f)) & (absDet <= splat4(1e30f)) & (abs(scaledT) >= splat4(1e-30f)) &
+                        (abs(t) <= splat4(3e38f))) &
+                  0xF;
     }
     if (!mask(valid) && !extreme)
     {
