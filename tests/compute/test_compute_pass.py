@@ -446,3 +446,45 @@ def test_grids_with_too_many_thread_groups_in_all_are_refused(tmp_path, device):
     p.globals.out = out
     p.execute(2**16, 2**16)       # within the limit: runs
     assert out.to_numpy().view(np.uint32)[0] == 1
+
+
+def test_unbound_resources_of_one_kernel_never_show_another_kernels_writes(tmp_path, device):
+    writer = falcor.ComputePass(device, file=shader(tmp_path, """
+        RWStructuredBuffer<float4> junk;       // never bound: writes go nowhere another kernel reads
+        RWByteAddressBuffer raw;
+        RWTexture2D<float4> image;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid: SV_DispatchThreadID)
+        {
+            junk[0] = float4(7);
+            raw.Store(0, 7);
+            image[uint2(0, 0)] = float4(7);
+        }
+    """, "writer.cs.slang"))
+    reader = falcor.ComputePass(device, file=shader(tmp_path, """
+        StructuredBuffer<float4> input;
+        RWStructuredBuffer<float4> rwInput;
+        ByteAddressBuffer raw;
+        RWByteAddressBuffer rwRaw;
+        Texture2D<float4> image;
+        RWTexture2D<float4> rwImage;
+        RWStructuredBuffer<float> out;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid: SV_DispatchThreadID)
+        {
+            out[0] = input[0].x;
+            out[1] = rwInput[0].y;
+            out[2] = asfloat(raw.Load(0));
+            out[3] = asfloat(rwRaw.Load(0));
+            out[4] = image.Load(int3(0, 0, 0)).z;
+            out[5] = rwImage[uint2(0, 0)].w;
+            rwInput[0] = float4(9);             // read back by the next dispatch of this kernel
+        }
+    """, "reader.cs.slang"))
+    out = device.create_structured_buffer(struct_size=4, element_count=6)
+    reader.globals.out = out
+    reader.globals.rwInput = device.create_structured_buffer(struct_size=16, element_count=0)   # empty
+    for _ in range(2):
+        writer.execute(1)
+        reader.execute(1)
+        assert out.to_numpy().view(np.float32).tolist() == [0.0] * 6

@@ -57,7 +57,8 @@ class ComputePass:
         self.thread_group_size = build.thread_group_size(binary.reflection)
         # build_kernel refused parameters without a CPU layout before compiling them.
         self._globals = Block(globals_layout(binary.reflection), self._library, self._name)
-        self._entry_params = Block(entry_point_layout(binary.reflection), self._library, self._name, self._globals.lock)
+        self._entry_params = Block(entry_point_layout(binary.reflection), self._library, self._name, self._globals.lock,
+                                   self._globals.sinks)
 
     @property
     def globals(self) -> ShaderVar:
@@ -86,6 +87,7 @@ class ComputePass:
         # Assignments from other threads wait until the kernel is done with the parameters.
         with self._globals.lock:
             assert self._function is not None
+            self._globals.clear_sinks()
             _ext._dispatch_kernel(self._function, groups, self._entry_params.address, self._globals.address)
         misses = self._library.take_out_of_bounds_count()
         if misses:

@@ -4,7 +4,8 @@ Every parameter block lives in host memory laid out as the kernel reads it (see 
 Resources are bound by writing what Slang's CPU types hold: buffers as (pointer, count), textures
 and samplers as pointers to views the kernel library creates. A block starts with every resource
 bound to an empty one (reads give zero, as a GPU's null descriptor), so a kernel never sees a
-null pointer.
+null pointer: read-only ones view zeros that no kernel writes, read-write ones a sink of their own
+that takes the writes a GPU would drop and is cleared before every dispatch.
 """
 from __future__ import annotations
 
@@ -20,11 +21,20 @@ from .. import falcor_ext as _ext
 from ..buffer import Buffer
 from .layout import TEXTURE_DIMENSIONS, Layout
 
-# Where empty and unbound buffers point: any element index the kernel's bounds check falls back to
-# (element 0 of at most this many bytes) stays inside it.
+# The size of what empty and unbound buffers point to: any element index the kernel's bounds check
+# falls back to (element 0 of at most this many bytes) stays inside it.
 SCRATCH_BYTES = 65536
-_scratch = np.zeros(SCRATCH_BYTES + 64, np.uint8)
-_SCRATCH_ADDRESS = (_scratch.ctypes.data + 63) // 64 * 64
+
+
+def _aligned_zeros() -> tuple[np.ndarray, int]:
+    """SCRATCH_BYTES of zeros starting at a 64-byte boundary: (the allocation, the address)."""
+    memory = np.zeros(SCRATCH_BYTES + 64, np.uint8)
+    return memory, (memory.ctypes.data + 63) // 64 * 64
+
+
+# What empty and unbound read-only buffers view; only read-write bindings are written, and those
+# never point here.
+_zeros, _ZEROS_ADDRESS = _aligned_zeros()
 
 _INT_KINDS = "iub"
 
@@ -53,20 +63,46 @@ class KernelLibrary:
 
 class _OwnedObject:
     """A texture view or sampler created by a kernel library, destroyed with its binding; keeps the
-    engine resource it points into alive."""
+    engine resource it points into alive (`resource`, what `globals` returns, and `storage`, the
+    texture viewed when that is a sink's)."""
 
-    def __init__(self, address: int, destroy, resource) -> None:
-        self.address, self.resource = address, resource
+    def __init__(self, address: int, destroy, resource, storage=None) -> None:
+        self.address, self.resource, self.storage = address, resource, storage
         self._finalizer = weakref.finalize(self, destroy, address)
+
+
+class _BufferSink:
+    """The memory behind an empty or unbound read-write buffer. `resource` is what was bound."""
+
+    def __init__(self, resource) -> None:
+        self.resource = resource
+        self.memory, self.address = _aligned_zeros()
+
+    def clear(self) -> None:
+        self.memory.fill(0)
+
+
+class _TextureSink:
+    """The texture behind an unbound read-write texture: one RGBA32Float texel (the largest texel a
+    shader element type reads)."""
+
+    def __init__(self) -> None:
+        self.texture = _ext.Texture(1, 1, _ext.ResourceFormat.RGBA32Float, 1, 1, 1)
+
+    def clear(self) -> None:
+        self.texture.from_numpy(np.zeros((1, 1, 4), np.float32))
 
 
 class Block:
     """Host memory for one struct of parameters, with what its pointers refer to kept alive."""
 
-    def __init__(self, layout: Layout, library: KernelLibrary, owner: str, lock=None) -> None:
+    def __init__(self, layout: Layout, library: KernelLibrary, owner: str, lock=None,
+                 sinks: weakref.WeakSet | None = None) -> None:
         self.layout, self.library, self.owner = layout, library, owner
         # Shared by a pass's blocks: execute() holds it while the kernel runs, assignments wait.
         self.lock = lock or threading.RLock()
+        # Shared too: the sinks bound anywhere in the pass, which execute() clears.
+        self.sinks = sinks if sinks is not None else weakref.WeakSet()
         self._storage = np.zeros(layout.size + 64, np.uint8)
         start = (-self._storage.ctypes.data) % 64
         self.data = self._storage[start:start + layout.size]
@@ -83,12 +119,17 @@ class Block:
             for i in range(layout.shape[0]):
                 self._bind_defaults(layout.inner, offset + i * stride)
         elif layout.kind == "buffer":
-            self.write_pointer(offset, _SCRATCH_ADDRESS, 0, None)
+            bind_empty_buffer(self, offset, layout, None)
         elif layout.kind == "texture":
             bind_texture(self, offset, layout, None, "")
         elif layout.kind == "block":
-            sub = Block(layout.inner, self.library, self.owner, self.lock)
+            sub = Block(layout.inner, self.library, self.owner, self.lock, self.sinks)
             self.write_pointer(offset, sub.address, None, sub)
+
+    def clear_sinks(self) -> None:
+        """Zeroes what kernels wrote to unbound read-write resources, so that it is never read back."""
+        for sink in list(self.sinks):
+            sink.clear()
 
     def write_pointer(self, offset: int, address: int, count: int | None, keep) -> None:
         words = self.data[offset:offset + (16 if count is not None else 8)].view(np.uint64)
@@ -232,8 +273,20 @@ def bind_buffer(block: Block, offset: int, layout: Layout, buffer, path: str) ->
             raise ShaderVarError(f"{block.owner}: '{path}': elements of {stride} bytes are larger than the CPU "
                                  f"engine supports ({SCRATCH_BYTES})")
         count = nbytes // stride
-    address = buffer.kernel_address() if count else _SCRATCH_ADDRESS
-    block.write_pointer(offset, address, count, buffer)
+    if count:
+        block.write_pointer(offset, buffer.kernel_address(), count, buffer)
+    else:
+        bind_empty_buffer(block, offset, layout, buffer)
+
+
+def bind_empty_buffer(block: Block, offset: int, layout: Layout, buffer) -> None:
+    """Binds zero elements (`buffer` is None or empty) over memory the kernel may touch at element 0."""
+    if layout.writable:
+        sink = _BufferSink(buffer)
+        block.sinks.add(sink)
+        block.write_pointer(offset, sink.address, 0, sink)
+    else:
+        block.write_pointer(offset, _ZEROS_ADDRESS, 0, buffer)
 
 
 def raw_texel_access(format, element: Layout | None) -> bool:
@@ -252,8 +305,8 @@ _null_texture = None
 
 
 def null_texture():
-    """What unbound texture variables view: one RGBA32Float texel (the largest texel a shader
-    element type reads), zero until a kernel writes to an unbound read-write texture."""
+    """What unbound read-only texture variables view: one RGBA32Float texel of zero (the largest
+    texel a shader element type reads), which no kernel writes."""
     global _null_texture
     if _null_texture is None:
         _null_texture = _ext.Texture(1, 1, _ext.ResourceFormat.RGBA32Float, 1, 1, 1)
@@ -262,7 +315,12 @@ def null_texture():
 
 def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str) -> None:
     dimensions = TEXTURE_DIMENSIONS[layout.shape_name]
-    if texture is None:
+    sink = None
+    if texture is None and layout.writable:
+        sink = _TextureSink()
+        block.sinks.add(sink)
+        resource, raw = sink.texture, False
+    elif texture is None:
         resource, raw = null_texture(), False
     else:
         if not isinstance(texture, _ext.Texture):
@@ -282,7 +340,7 @@ def bind_texture(block: Block, offset: int, layout: Layout, texture, path: str) 
     desc = resource._kernel_desc(raw)
     lib = block.library.lib
     address = lib.falcorKernelCreateTexture(desc, dimensions, int(layout.is_array_texture), int(layout.writable))
-    block.write_pointer(offset, address, None, _OwnedObject(address, lib.falcorKernelDestroyTexture, texture))
+    block.write_pointer(offset, address, None, _OwnedObject(address, lib.falcorKernelDestroyTexture, texture, sink))
 
 
 class TextureAddressingMode(enum.Enum):
