@@ -7,9 +7,7 @@ are estimated from the font size (no font metrics are available without a render
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
-
-from .graph_picture import IDLE_FILL, MARKED_FILL, TITLE_FILL, GraphModel, PassBox
+from .graph_picture import IDLE_FILL, MARKED_FILL, TITLE_FILL, GraphModel, PassBox, xml_text
 
 FONT_SIZE = 12
 CHAR_WIDTH = 7.2          # average advance of a 12 px sans-serif glyph
@@ -107,13 +105,13 @@ def curve(start: tuple[float, float], end: tuple[float, float]) -> str:
 
 
 def text(x: float, y: float, content: str, anchor: str = "start", extra: str = "") -> str:
-    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>{escape(content)}</text>'
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>{xml_text(content)}</text>'
 
 
 def pass_svg(p: Placed, marked: set[str]) -> list[str]:
     box = p.box
     fill = TITLE_FILL if box.execution_index >= 0 else IDLE_FILL
-    out = [f'<g class="pass" data-pass="{escape(box.name)}"><title>{escape(box.name)} ({escape(box.type)})</title>',
+    out = [f'<g class="pass" data-pass="{xml_text(box.name)}"><title>{xml_text(box.name)} ({xml_text(box.type)})</title>',
            f'<rect x="{p.x:.1f}" y="{p.y:.1f}" width="{p.width:.1f}" height="{p.height:.1f}" fill="white" stroke="#333"/>',
            f'<rect x="{p.x:.1f}" y="{p.y:.1f}" width="{p.width:.1f}" height="{HEADER_HEIGHT}" fill="{fill}" stroke="#333"/>',
            text(p.x + p.width / 2, p.y + 16, box.title, "middle", ' font-weight="bold"'),
@@ -138,12 +136,12 @@ def edges_svg(model: GraphModel, placed: dict[str, Placed]) -> list[str]:
     out = []
     for src, src_field, dst, dst_field in model.data_edges:
         path = curve(placed[src].output_anchor(src_field), placed[dst].input_anchor(dst_field))
-        out.append(f'<g class="edge"><title>{escape(f"{src}.{src_field} -> {dst}.{dst_field}")}</title>'
+        out.append(f'<g class="edge"><title>{xml_text(f"{src}.{src_field} -> {dst}.{dst_field}")}</title>'
                    f'<path d="{path}" fill="none" stroke="#333" marker-end="url(#arrow)"/></g>')
     for src, dst in model.order_edges:
         a, b = placed[src], placed[dst]
         path = curve((a.x + a.width, a.y + HEADER_HEIGHT / 2), (b.x, b.y + HEADER_HEIGHT / 2))
-        out.append(f'<g class="edge"><title>{escape(f"{src} -> {dst}")}</title>'
+        out.append(f'<g class="edge"><title>{xml_text(f"{src} -> {dst}")}</title>'
                    f'<path d="{path}" fill="none" stroke="#333" stroke-dasharray="6,4" marker-end="url(#arrow)"/></g>')
     return out
 
@@ -153,7 +151,7 @@ def layered_svg(model: GraphModel) -> str:
     legend = "number: execution order; yellow: marked output; italic: optional input; dashed: execution edge; grey: not run"
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="Helvetica, Arial, sans-serif" font-size="{FONT_SIZE}">',
-             f"<title>{escape(model.name or 'RenderGraph')}</title>",
+             f"<title>{xml_text(model.name or 'RenderGraph')}</title>",
              '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" '
              'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
              '<rect width="100%" height="100%" fill="white"/>']

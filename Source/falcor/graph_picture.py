@@ -5,11 +5,14 @@ inputs on the left and its outputs on the right; data edges join an output to an
 edges (`add_edge("A", "B")`) are dashed, marked outputs are filled yellow, and passes that would
 not run (they reach no marked output) are grey. SVG comes from Graphviz's `dot` when it is on the
 PATH, else from a built-in layered layout with the same content, so a picture is always possible.
+Names may hold any character: those XML 1.0 forbids even escaped (most control characters) are
+shown as their Unicode control pictures, so every picture is well-formed XML.
 """
 from __future__ import annotations
 
 import html
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -91,10 +94,40 @@ def read_graph(graph: RenderGraph) -> GraphModel:
     return GraphModel(graph.name, passes, data_edges, order_edges, marked)
 
 
+# ---- names as XML text --------------------------------------------------------------------------
+
+# What XML 1.0 allows in a document (its `Char` production): not most C0 controls, surrogates,
+# U+FFFE or U+FFFF, not even as character references.
+_XML_FORBIDDEN = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_CONTROL_PICTURES = 0x2400  # U+2400..U+241F picture the C0 controls: "\x01" -> "\u2401" (SOH)
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return chr(_CONTROL_PICTURES + code) if code < 0x20 else "\ufffd"
+
+
+def xml_safe(text: str) -> str:
+    """`text` with the characters XML forbids replaced by visible stand-ins (not yet escaped)."""
+    return _XML_FORBIDDEN.sub(_picture, text)
+
+
+# Parsers turn a literal tab or line break in an attribute into a space (and CR LF into LF in text).
+_WHITESPACE_REFERENCES = str.maketrans({"\t": "&#9;", "\n": "&#10;", "\r": "&#13;"})
+
+
+def xml_text(text: str) -> str:
+    """`text` as XML character data or attribute value that parses back to `xml_safe(text)`."""
+    return html.escape(xml_safe(text)).translate(_WHITESPACE_REFERENCES)
+
+
 # ---- DOT ----------------------------------------------------------------------------------------
 
 def dot_id(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A quoted DOT ID, distinct for distinct names: backslashes and quotes are escaped, and the
+    characters XML forbids (Graphviz copies IDs into its SVG) are written as \\uXXXX."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + _XML_FORBIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped) + '"'
 
 
 def port(kind: str, box: PassBox, field_name: str) -> str:
@@ -105,20 +138,20 @@ def port(kind: str, box: PassBox, field_name: str) -> str:
 
 def dot_label(box: PassBox, marked: set[str]) -> str:
     title_fill = TITLE_FILL if box.execution_index >= 0 else IDLE_FILL
-    rows = [f'<tr><td colspan="2" bgcolor="{title_fill}"><b>{html.escape(box.title)}</b><br/>'
-            f'<font point-size="10">{html.escape(box.type)}</font></td></tr>']
+    rows = [f'<tr><td colspan="2" bgcolor="{title_fill}"><b>{xml_text(box.title)}</b><br/>'
+            f'<font point-size="10">{xml_text(box.type)}</font></td></tr>']
     for r in range(box.rows):
         cells = []
         if r < len(box.inputs):
             name = box.inputs[r]
-            text = f"<i>{html.escape(name)}</i>" if name in box.optional_inputs else html.escape(name)
+            text = f"<i>{xml_text(name)}</i>" if name in box.optional_inputs else xml_text(name)
             cells.append(f'<td port="i{r}" align="left">{text}</td>')
         else:
             cells.append("<td></td>")
         if r < len(box.outputs):
             name = box.outputs[r]
             fill = f' bgcolor="{MARKED_FILL}"' if f"{box.name}.{name}" in marked else ""
-            cells.append(f'<td port="o{r}" align="right"{fill}>{html.escape(name)}</td>')
+            cells.append(f'<td port="o{r}" align="right"{fill}>{xml_text(name)}</td>')
         else:
             cells.append("<td></td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")

@@ -35,6 +35,25 @@ class OddFields(falcor.RenderPass):
 
 falcor.register_render_pass(OddFields, "OddFields", "Test pass with awkward field names")
 
+
+class ControlFields(falcor.RenderPass):
+    """Field names with characters XML 1.0 forbids even as character references."""
+
+    def __init__(self, props):
+        super().__init__()
+
+    def reflect(self, compile_data):
+        r = falcor.RenderPassReflection()
+        r.add_input("in\x02", "")
+        r.add_output("out\x1b\n", "")
+        return r
+
+    def execute(self, render_context, render_data):
+        pass
+
+
+falcor.register_render_pass(ControlFields, "ControlFields", "Test pass with control characters in its field names")
+
 DATA_EDGES = [("VBuffer.vbuffer", "PathTracer.vbuffer"), ("VBuffer.viewW", "PathTracer.viewW"),
               ("PathTracer.color", "Accumulate.input"), ("Accumulate.output", "ToneMapper.src"),
               ("ToneMapper.dst", 'Odd <pass> "1".in "quoted" <&>')]
@@ -161,6 +180,31 @@ def test_engine_and_suffix_errors(tmp_path, monkeypatch):
     ET.parse(tmp_path / "g.svg")
     g.save_picture(tmp_path / "g.gv")
     assert (tmp_path / "g.gv").read_text() == g.to_dot()
+
+
+# Same note as test_dot_round_trips_through_pydot.
+@pytest.mark.filterwarnings("ignore:'[A-Za-z]+' deprecated - use '[a-z_]+':DeprecationWarning")
+def test_control_characters_in_names_give_well_formed_pictures(tmp_path):
+    """XML 1.0 forbids most C0 controls even escaped: they are drawn as control pictures, and DOT
+    IDs spell them \\uXXXX so that a pass named with the picture stays a different node."""
+    g = falcor.RenderGraph("Graph\x07")
+    for name in ("Src\x00\x01", "Src\x00\u2401", "Dst\x1f"):
+        g.create_pass(name, "ControlFields", {})
+    g.add_edge("Src\x00\x01.out\x1b\n", "Dst\x1f.in\x02")
+    g.add_edge("Src\x00\u2401", "Dst\x1f")
+    g.mark_output("Dst\x1f.out\x1b\n")
+    g.save_picture(tmp_path / "g.svg", engine="builtin")
+    root = ET.parse(tmp_path / "g.svg").getroot()
+    assert {p.get("data-pass") for p in root.iter(f"{SVG}g") if p.get("class") == "pass"} == {"Src\u2400\u2401", "Dst\u241f"}
+    assert "out\u241b\n" in svg_texts(root) and "Graph\u2407" == "".join(root.find(f"{SVG}title").itertext())
+    edge_titles = {"".join(e.find(f"{SVG}title").itertext()) for e in root.iter(f"{SVG}g") if e.get("class") == "edge"}
+    assert edge_titles == {"Src\u2400\u2401.out\u241b\n -> Dst\u241f.in\u2402", "Src\u2400\u2401 -> Dst\u241f"}
+
+    dot = g.to_dot()
+    assert all(c in "\t\n" or c >= " " for c in dot)
+    nodes = {unquote(n.get_name()) for n in pydot.graph_from_dot_data(dot)[0].get_nodes()} - {"node", "edge", "graph"}
+    assert nodes == {"Src\\u0000\\u0001", "Src\\u0000\u2401", "Dst\\u001f"}
+    ET.fromstring(dot.split("[label=<", 1)[1].split(">];", 1)[0])  # the HTML label is XML too
 
 
 def test_an_empty_graph_has_a_picture():
