@@ -6,6 +6,7 @@ import types
 from pathlib import Path
 
 from . import falcor_ext as _ext
+from .scene.pyscene import thread_search_path
 
 
 class _ExitRequest:
@@ -46,16 +47,12 @@ def run_script(renderer, path) -> None:
     if renderer.script_globals is None:
         renderer.script_globals = make_globals(renderer)
     context = renderer.script_globals
-    resolver = _ext.AssetResolver.default_resolver
-    saved = list(resolver.get_search_paths())
-    resolver.add_search_path(str(resolved.parent), _ext.SearchPathPriority.First)
     context["__file__"] = str(resolved)
     try:
-        code = compile(resolved.read_text(), str(resolved), "exec")
-        exec(code, context)
+        with thread_search_path(resolved.parent):
+            exec(compile(resolved.read_text(), str(resolved), "exec"), context)
     finally:
         context["__file__"] = None
-        resolver.set_search_paths(saved)
 
 
 def create_graph_from_file(path):

@@ -1,8 +1,10 @@
-"""The .pyscene loader: fresh context, asset search path, and errors naming the file and line."""
+"""The .pyscene loader: fresh context, asset search path, errors naming the file and line, and
+loads on several threads at once."""
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -126,3 +128,56 @@ def test_load_from_string():
     tb = falcor.Testbed(32, 32)
     tb.load_scene_from_string(QUAD.format(name="T"))
     assert tb.scene.materials[0].name == "T"
+
+
+def load_on_threads(paths):
+    """load_scene of each path on a thread of its own, all at once; the scenes (or exceptions) in order."""
+    results = [None] * len(paths)
+
+    def load(i):
+        try:
+            results[i] = falcor.load_scene(paths[i])
+        except Exception as e:
+            results[i] = e
+
+    threads = [threading.Thread(target=load, args=(i,)) for i in range(len(paths))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+SLOW_TEXTURED = """\
+    import time
+    time.sleep(0.3)  # every thread is inside its script at once
+    m = StandardMaterial('T')
+    assert m.loadTexture(MaterialTextureSlot.BaseColor, 'color.png')
+    sceneBuilder.addMeshInstance(sceneBuilder.addNode('n'), sceneBuilder.addTriangleMesh(TriangleMesh.createQuad(), m))
+    """
+
+
+def test_the_same_pyscene_loads_on_several_threads_at_once(tmp_path):
+    Image.fromarray(np.full((2, 2, 3), 90, np.uint8)).save(tmp_path / "color.png")
+    scene = write(tmp_path / "slow.pyscene", SLOW_TEXTURED)
+    results = load_on_threads([scene] * 3)
+    assert all(isinstance(r, falcor.Scene) for r in results), results
+
+
+def test_pyscenes_of_two_folders_load_at_once_each_with_its_own_assets(tmp_path):
+    """Each script finds the assets beside it, and the search paths are as before afterwards."""
+    scenes = []
+    for value in (40, 200):
+        folder = tmp_path / f"folder{value}"
+        folder.mkdir()
+        pixels = np.zeros((2, 2, 3), np.uint8)
+        pixels[0, 0] = value  # not uniform: kept as a texture
+        Image.fromarray(pixels).save(folder / "color.png")
+        scenes.append(write(folder / "slow.pyscene", SLOW_TEXTURED))
+    resolver = falcor.AssetResolver.default_resolver
+    before = list(resolver.get_search_paths())
+    results = load_on_threads(scenes)
+    assert all(isinstance(r, falcor.Scene) for r in results), results
+    colors = [r.materials[0].getTexture(falcor.MaterialTextureSlot.BaseColor).to_numpy()[0] for r in results]
+    assert colors == [40, 200], "a script read the other folder's texture"
+    assert list(resolver.get_search_paths()) == before

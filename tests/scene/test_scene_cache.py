@@ -1,8 +1,14 @@
 """The scene cache (SceneBuilderFlags.UseCache / RebuildCache, mogwai --use-cache): a cached
 scene is the same scene, is rebuilt when any input changes, and a damaged file is rebuilt, never
 trusted."""
+import enum
+import hashlib
+import json
 import pickle
 import struct
+import sys
+import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -286,3 +292,157 @@ def test_cached_geometry_is_bit_identical_on_any_thread_count(tmp_path, monkeypa
         falcor.set_thread_count(before)
     geometry = [path.read_bytes()[cache.read(path)[1]:] for path in files]
     assert len(geometry[0]) > 10_000_000 and geometry[0] == geometry[1]
+
+
+# ---- the cache file is data, never code -----------------------------------------------------
+
+def forge_contents(path, contents: bytes):
+    """Rewrites a cache file with other contents under a valid checksum: what anyone who can
+    write the cache folder can do (the geometry moves along, still sealed)."""
+    data = path.read_bytes()
+    start = len(b"FALCOR-SCENE-CACHE\n")
+    (size,) = struct.unpack("<Q", data[start:start + 8])
+    header = json.loads(data[start + 8:start + 8 + size])
+    geometry = data[cache._aligned(start + 8 + size + header["contents_size"]):]
+    header.update(contents_sha256=hashlib.sha256(contents).hexdigest(), contents_size=len(contents))
+    raw = json.dumps(header).encode()
+    prefix = data[:start] + struct.pack("<Q", len(raw)) + raw + contents
+    path.write_bytes(prefix + bytes(cache._aligned(len(prefix)) - len(prefix)) + geometry)
+
+
+class TouchWhenUnpickled:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_a_forged_pickle_in_the_cache_is_never_run(scene_file, imports, capfd, tmp_path):
+    falcor.load_scene(scene_file, Flags.UseCache)
+    marker = tmp_path / "the-cache-ran-code"
+    forge_contents(the_cache_file(), pickle.dumps(TouchWhenUnpickled(marker)))
+    capfd.readouterr()
+    rebuilt = falcor.load_scene(scene_file, Flags.UseCache)
+    assert not marker.exists(), "loading the scene cache ran code the file named"
+    assert len(imports) == 2 and "not used" in capfd.readouterr().out
+    assert_same_content(rebuilt, falcor.load_scene(scene_file))
+
+
+@pytest.mark.parametrize("forged, message", [
+    ({"root": {"object": 0}, "objects": [["posix.system", {}]], "textures": [], "arrays": []}, "not a scene class"),
+    ({"root": {"object": 0}, "objects": [["falcor.scene.scene.SceneContents", {"__class__": None}]], "textures": [],
+      "arrays": []}, "not an attribute name"),
+    ({"root": {"array": 0}, "objects": [], "textures": [], "arrays": [["<f4", [1 << 40], 0]]}, "outside the data"),
+    ({"root": {"enum": "builtins.eval", "value": "1"}, "objects": [], "textures": [], "arrays": []}, "not a scene enum"),
+])
+def test_forged_contents_with_a_valid_checksum_are_rejected(scene_file, imports, capfd, forged, message):
+    falcor.load_scene(scene_file, Flags.UseCache)
+    doc = json.dumps(forged).encode()
+    forge_contents(the_cache_file(), struct.pack("<Q", len(doc)) + doc)
+    capfd.readouterr()
+    falcor.load_scene(scene_file, Flags.UseCache)
+    out = capfd.readouterr().out
+    assert len(imports) == 2 and "not used" in out and message in out, out
+
+
+def structure(value, memo):
+    """A comparable form of an object graph: exact types, values, array bytes, texture states,
+    and which scene objects are shared."""
+    if type(value) in (list, tuple):
+        return type(value).__name__, [structure(v, memo) for v in value]
+    if type(value) is dict:
+        return "dict", [(structure(k, memo), structure(v, memo)) for k, v in value.items()]
+    if isinstance(value, np.ndarray):
+        return "array", value.dtype.str, value.shape, value.tobytes()
+    if isinstance(value, falcor.Texture):
+        return "texture", value.__getstate__()
+    if type(value).__module__.startswith("falcor.scene") and not isinstance(value, enum.Enum):
+        if id(value) in memo:
+            return "shared", memo[id(value)]
+        memo[id(value)] = len(memo)
+        state = getattr(value, "__dict__", None) or {s: getattr(value, s) for s in type(value).__slots__}
+        return type(value).__qualname__, structure(state, memo)
+    return type(value), value
+
+
+@pytest.mark.parametrize("scene", ["Bumps", "Scenes/EnvMap.pyscene", "Scenes/Lights.pyscene", "Scenes/Materials.pyscene"])
+def test_contents_round_trip_through_the_data_form(scene_file, scene):
+    """Every kind of value the scene classes hold (textures, env maps, animations, every light and
+    material type) comes back the same, shared objects shared."""
+    from falcor.scene import cache_contents
+    from falcor.scene.scene import build_contents
+
+    builder = SceneBuilder()
+    builder.importScene(scene_file if scene == "Bumps" else Path(__file__).parents[2] / scene)
+    contents, _ = build_contents(builder)
+    back = cache_contents.decode(cache_contents.encode(contents))
+    assert structure(back, {}) == structure(contents, {})
+
+
+# ---- every file the import reads is an input ------------------------------------------------
+
+ROUTES = {
+    "open": "value = float(open(here / 'value.txt').read())",
+    "pathlib": "value = float((here / 'value.txt').read_text())",
+    "numpy": "value = float(np.loadtxt(here / 'value.txt'))",
+    "os.open": "fd = os.open(here / 'value.txt', os.O_RDONLY)\nvalue = float(os.read(fd, 64))\nos.close(fd)",
+}
+
+
+def write_route_scene(folder, read: str):
+    (folder / "Route.pyscene").write_text(
+        "import os\nfrom pathlib import Path\nimport numpy as np\nhere = Path(__file__).parent\n" + read + "\n"
+        "light = PointLight('Lamp')\nlight.intensity = float3(value, value, value)\nsceneBuilder.addLight(light)\n"
+        "sceneBuilder.addMeshInstance(sceneBuilder.addNode('Q'), sceneBuilder.addTriangleMesh(TriangleMesh.createQuad(), StandardMaterial('M')))\n")
+    return folder / "Route.pyscene"
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_file_the_pyscene_reads_by_any_route_is_an_input(tmp_path, monkeypatch, imports, route):
+    monkeypatch.setenv("FALCOR_SCENE_CACHE_DIR", str(tmp_path / "cache"))
+    scene = write_route_scene(tmp_path, ROUTES[route])
+    (tmp_path / "value.txt").write_text("2.0\n")
+    assert falcor.load_scene(scene, Flags.UseCache).lights[0].intensity.x == 2.0
+    (tmp_path / "value.txt").write_text("5.0\n")
+    assert falcor.load_scene(scene, Flags.UseCache).lights[0].intensity.x == 5.0, f"{route}: the cache kept the old file"
+    assert len(imports) == 2
+
+
+def test_a_module_the_pyscene_imports_is_an_input_even_when_already_imported(tmp_path, monkeypatch, imports):
+    monkeypatch.setenv("FALCOR_SCENE_CACHE_DIR", str(tmp_path / "cache"))
+    module = f"scene_values_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{module}.py").write_text("VALUE = 2.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    scene = write_route_scene(tmp_path, f"from {module} import VALUE as value")
+    falcor.load_scene(scene)  # imports the module: the cached load below opens no file of it
+    falcor.load_scene(scene, Flags.UseCache)
+    assert str(tmp_path / f"{module}.py") in read_header(the_cache_file())["assets"]
+    (tmp_path / f"{module}.py").write_text("VALUE = 5.0\n")
+    falcor.load_scene(scene, Flags.UseCache)
+    assert len(imports) == 3, "the module changed but the cache was used"
+    monkeypatch.delitem(sys.modules, module)
+
+
+def write_hdr(path):
+    path.write_bytes(b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 2\n" + bytes([128, 128, 128, 129]) * 4)
+    return path
+
+
+def test_files_read_by_cpp_are_recorded_on_the_reading_thread(tmp_path):
+    from falcor.scene.asset_log import recording_assets
+
+    hdr = write_hdr(tmp_path / "sky.hdr")
+    merl = tmp_path / "short.binary"
+    merl.write_bytes(b"\0" * 12)
+    with recording_assets() as files:
+        falcor.read_image(hdr)  # the C++ Radiance HDR reader
+        with pytest.raises(falcor.RuntimeError):
+            falcor.rendering.MERLBSDF(merl)  # a measured BRDF table, read by C++
+    assert {str(hdr), str(merl)} <= files
+    with recording_assets() as files:
+        reader = threading.Thread(target=falcor.read_image, args=(hdr,))
+        reader.start()
+        reader.join()
+    assert not files, "another thread's read was recorded here"

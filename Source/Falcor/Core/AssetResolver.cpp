@@ -1,9 +1,21 @@
 #include "Core/AssetResolver.h"
+#include "Core/Error.h"
+#include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
 
 namespace falcor
 {
+namespace
+{
+/// Each thread's own search folders, innermost last, with the resolver they were pushed on.
+thread_local std::vector<std::pair<const AssetResolver*, std::filesystem::path>> tThreadSearchPaths;
+
+std::mutex gReadObserverMutex;
+std::function<void(const std::filesystem::path&)> gReadObserver;
+} // namespace
+
 AssetResolver& AssetResolver::getDefaultResolver()
 {
     static AssetResolver resolver = []
@@ -32,7 +44,7 @@ std::filesystem::path AssetResolver::resolvePath(const std::filesystem::path& pa
         return {};
     for (Category c : {category, Category::Any})
     {
-        for (const auto& dir : mSearchPaths[size_t(c)])
+        for (const auto& dir : c == Category::Any ? anySearchPaths() : mSearchPaths[size_t(c)])
             if (std::filesystem::exists(dir / path, ec))
                 return std::filesystem::weakly_canonical(std::filesystem::absolute(dir / path), ec);
         if (c == Category::Any)
@@ -58,11 +70,51 @@ std::string AssetResolver::describeSearch(const std::filesystem::path& path, Cat
     if (!path.is_absolute())
         for (Category c : {category, Category::Any})
         {
-            for (const auto& dir : mSearchPaths[size_t(c)])
+            for (const auto& dir : c == Category::Any ? anySearchPaths() : mSearchPaths[size_t(c)])
                 s += ", " + (dir / path).string();
             if (c == Category::Any)
                 break;
         }
     return s;
+}
+
+void AssetResolver::pushThreadSearchPath(const std::filesystem::path& folder)
+{
+    tThreadSearchPaths.emplace_back(this, std::filesystem::absolute(folder));
+}
+
+void AssetResolver::popThreadSearchPath()
+{
+    auto last = std::find_if(tThreadSearchPaths.rbegin(), tThreadSearchPaths.rend(), [this](const auto& e) { return e.first == this; });
+    FALCOR_CHECK(last != tThreadSearchPaths.rend(), "AssetResolver::popThreadSearchPath: this thread pushed no search path.");
+    tThreadSearchPaths.erase(std::next(last).base());
+}
+
+std::vector<std::filesystem::path> AssetResolver::anySearchPaths() const
+{
+    std::vector<std::filesystem::path> paths;
+    for (auto it = tThreadSearchPaths.rbegin(); it != tThreadSearchPaths.rend(); ++it)
+        if (it->first == this)
+            paths.push_back(it->second);
+    const auto& shared = mSearchPaths[size_t(Category::Any)];
+    paths.insert(paths.end(), shared.begin(), shared.end());
+    return paths;
+}
+
+void AssetResolver::reportRead(const std::filesystem::path& path)
+{
+    std::function<void(const std::filesystem::path&)> observer;
+    {
+        std::lock_guard lock(gReadObserverMutex);
+        observer = gReadObserver;
+    }
+    if (observer)
+        observer(path);
+}
+
+void AssetResolver::setReadObserver(std::function<void(const std::filesystem::path&)> observer)
+{
+    std::lock_guard lock(gReadObserverMutex);
+    gReadObserver = std::move(observer);
 }
 } // namespace falcor

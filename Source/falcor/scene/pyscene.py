@@ -4,32 +4,43 @@ Each script runs in a fresh context (`from falcor import *` plus `sceneBuilder`)
 searched first for assets while it runs. A first line like `# scene.fbx` (the legacy format) is
 rejected, and so is a script importing itself (directly or through others). Any error inside the
 script becomes an `ImporterError` naming the file and line.
+
+The import state (the scripts being run, their builders, their folders on the asset resolver's
+search path) belongs to the importing thread: pyscenes load on several threads at once, even the
+same file, and neither sees nor undoes the others' state.
 """
 from __future__ import annotations
 
 import contextlib
 import os
 import re
+import threading
 import traceback
 from pathlib import Path
 
 from .. import falcor_ext as _ext
-from .asset_log import recording_open
+from .asset_log import script_builtins
 from .importers import error, register_importer
 
 _LEGACY_HEADER = re.compile(r"#\s+[\w-]+\.\w{1,10}", re.ASCII)
-_importing: set = set()  # absolute paths of the pyscenes being executed (recursion guard)
-_builders: list = []     # stack of the builders of running pyscenes
+
+class _ImportState(threading.local):
+    def __init__(self) -> None:
+        self.importing: set = set()  # absolute paths of the pyscenes being executed (recursion guard)
+        self.builders: list = []     # stack of the builders of running pyscenes
+
+
+_state = _ImportState()
 
 
 def active_scene_builder():
-    """The SceneBuilder of the pyscene being executed, or None."""
-    return _builders[-1] if _builders else None
+    """The SceneBuilder of the pyscene being executed on this thread, or None."""
+    return _state.builders[-1] if _state.builders else None
 
 
 def import_pyscene(path, builder, dict_=None) -> None:
     path = Path(os.fspath(path)).resolve()
-    if path in _importing:
+    if path in _state.importing:
         raise error(path, "Scene is imported recursively.")
     try:
         script = path.read_text()
@@ -49,19 +60,25 @@ def _has_legacy_header(script: str) -> bool:
 
 @contextlib.contextmanager
 def _scoped_import(builder, path):
+    with contextlib.ExitStack() as scope:
+        if path is not None:
+            _state.importing.add(path)
+            scope.callback(_state.importing.discard, path)
+            scope.enter_context(thread_search_path(path.parent))
+        _state.builders.append(builder)
+        scope.callback(_state.builders.pop)
+        yield
+
+
+@contextlib.contextmanager
+def thread_search_path(folder):
+    """Searches `folder` first for assets, on this thread only, while the block runs."""
     resolver = _ext.AssetResolver.default_resolver
-    saved = list(resolver.get_search_paths())
-    if path is not None:
-        _importing.add(path)
-        resolver.add_search_path(str(path.parent), _ext.SearchPathPriority.First)
-    _builders.append(builder)
+    resolver.push_thread_search_path(os.fspath(folder))
     try:
         yield
     finally:
-        _builders.pop()
-        if path is not None:
-            _importing.discard(path)
-            resolver.set_search_paths(saved)
+        resolver.pop_thread_search_path()
 
 
 def _run(script: str, path, builder) -> None:
@@ -69,10 +86,9 @@ def _run(script: str, path, builder) -> None:
         raise error(path, "Python scene is using old header comment syntax. Use the new 'sceneBuilder' object instead.")
     filename = str(path) if path is not None else "<pyscene>"
     with _scoped_import(builder, path):
-        context = {"__builtins__": __builtins__, "__name__": "__main__", "__file__": filename}
+        context = {"__builtins__": script_builtins(), "__name__": "__main__", "__file__": filename}
         exec("from falcor import *", context)
         context["sceneBuilder"] = builder
-        context["open"] = recording_open
         try:
             exec(compile(script, filename, "exec"), context)
         except _ext.ImporterError as e:

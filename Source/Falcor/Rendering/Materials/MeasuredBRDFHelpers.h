@@ -1,6 +1,7 @@
 #pragma once
 // What the measured BRDFs (MERL, RGL) share: one table in memory per file, and a directional
 // albedo table for the denoiser guides.
+#include "Core/AssetResolver.h"
 #include "Utils/Math/MathHelpers.h"
 #include <algorithm>
 #include <filesystem>
@@ -20,6 +21,7 @@ std::shared_ptr<const T> loadShared(const std::filesystem::path& path, Load&& lo
     using Key = std::tuple<std::filesystem::path, std::filesystem::file_time_type, std::uintmax_t>;
     static std::mutex mutex;
     static std::map<Key, std::weak_ptr<const T>> cache;
+    AssetResolver::reportRead(path); // read now or earlier: the table is an input either way
     std::lock_guard lock(mutex);
     std::error_code ec; // A missing file is reported by `load`, naming it.
     const Key key{std::filesystem::absolute(path), std::filesystem::last_write_time(path, ec), std::filesystem::file_size(path, ec)};

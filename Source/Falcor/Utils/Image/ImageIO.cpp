@@ -1,4 +1,5 @@
 #include "Utils/Image/ImageIO.h"
+#include "Core/AssetResolver.h"
 #include "Core/Error.h"
 #include "Core/ThreadPool.h"
 #include <algorithm>
@@ -142,6 +143,7 @@ Image readImage(const std::filesystem::path& path)
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw ImporterError(concat("Image file '", path.string(), "' does not exist."));
+    AssetResolver::reportRead(path);
     std::string ext = lowerExtension(path);
     if (ext == ".hdr" || ext == ".pic")
         return readRadianceHDR(path);

@@ -25,8 +25,21 @@ void registerImageIOBindings(py::module_& m)
              "The locations `resolve_path` tries for `path`, comma-separated (for error messages).")
         .def("set_search_paths", &AssetResolver::setSearchPaths, "paths"_a, "category"_a = AssetResolver::Category::Any,
              "Replaces the search paths of a category (to restore a saved state).")
+        .def("push_thread_search_path", &AssetResolver::pushThreadSearchPath, "folder"_a,
+             "Searches `folder` before the `Any` search paths, on this thread only, until pop_thread_search_path.")
+        .def("pop_thread_search_path", &AssetResolver::popThreadSearchPath, "Ends the innermost push_thread_search_path of this thread.")
         .def_property_readonly_static("default_resolver", [](py::object) { return &AssetResolver::getDefaultResolver(); },
                                       py::return_value_policy::reference);
+
+    // Files C++ reads as assets raise the `open` audit event Python's own open() raises, so the one
+    // audit hook of falcor.scene.asset_log sees every file a scene import reads.
+    AssetResolver::setReadObserver([](const std::filesystem::path& path) {
+        if (!Py_IsInitialized())
+            return;
+        py::gil_scoped_acquire gil;
+        if (PySys_Audit("open", "(ssi)", path.string().c_str(), "rb", 0) < 0)
+            throw py::error_already_set();
+    });
 
     // The Python package installs its Pillow/OpenEXR decoder here: fn(path) -> (array HxWxC, ResourceFormat).
     m.def("_set_image_reader", [](py::object fn) {

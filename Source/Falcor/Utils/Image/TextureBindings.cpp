@@ -301,10 +301,18 @@ void registerTextureBindings(py::module_& m)
         [](const py::tuple& state) {
             FALCOR_CHECK(state.size() == 9 && state[0].cast<uint32_t>() <= uint32_t(Texture::Type::Texture3D),
                          "Texture: unpickling needs (type, width, height, depth, format, array size, mips, name, bytes).");
-            auto texture = Texture::create(state[1].cast<uint32_t>(), state[2].cast<uint32_t>(), state[4].cast<ResourceFormat>(),
-                                           state[5].cast<uint32_t>(), state[6].cast<uint32_t>(), state[3].cast<uint32_t>(),
-                                           Texture::Type(state[0].cast<uint32_t>()));
+            const uint32_t width = state[1].cast<uint32_t>(), height = state[2].cast<uint32_t>(), depth = state[3].cast<uint32_t>();
+            const uint32_t arraySize = state[5].cast<uint32_t>();
+            const auto format = state[4].cast<ResourceFormat>();
+            const auto type = Texture::Type(state[0].cast<uint32_t>());
             const std::string_view bytes = state[8].cast<std::string_view>();
+            // The bytes must hold at least mip 0 of every slice before anything is allocated: a forged
+            // state (a scene cache file is data) can't make us allocate more than ~2x what it carries.
+            Texture::checkSize(width, height, depth, arraySize, type, "Texture: unpickling");
+            FALCOR_CHECK(getFormatBytesPerTexel(format) > 0, "Texture: unpickling got a compressed format."); // raises for unknown ones
+            const uint64_t mip0Bytes = uint64_t(width) * height * depth * arraySize * getFormatBytesPerTexel(format);
+            FALCOR_CHECK(bytes.size() >= mip0Bytes, "Texture: unpickling got ", bytes.size(), " bytes for a texture of at least ", mip0Bytes, ".");
+            auto texture = Texture::create(width, height, format, arraySize, state[6].cast<uint32_t>(), depth, type);
             FALCOR_CHECK(bytes.size() == texture->getSizeInBytes(), "Texture: unpickling got ", bytes.size(), " bytes for a texture of ",
                          texture->getSizeInBytes(), ".");
             std::memcpy(texture->data(), bytes.data(), bytes.size());
