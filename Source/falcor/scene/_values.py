@@ -1,17 +1,38 @@
 """Small helpers shared by the scene objects (camera, lights, materials, env map)."""
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar, Union, overload
 
 import numpy as np
 
+from .. import falcor_ext as _ext
 from ..math_types import float3, float4
 
 
 def f32(v: float) -> float:
     """`v` rounded to float32, as the C++ value Falcor stores."""
     return float(np.float32(float(v)))
+
+
+def components(value) -> tuple[float, ...]:
+    """A scalar or vector value as a tuple of floats."""
+    try:
+        return tuple(float(v) for v in value)
+    except TypeError:
+        return (float(value),)
+
+
+def finite(owner: str, prop: str, given, stored):
+    """`stored` (`given` as the object keeps it) if all of it is finite, else raises naming the
+    owner and property: one NaN or infinite scene parameter makes NaN pixels in every renderer."""
+    if all(math.isfinite(v) for v in components(stored)):
+        return stored
+    given = components(given)
+    why = " (beyond the float range it is stored in)" if all(math.isfinite(v) for v in given) else ""
+    shown = given[0] if len(given) == 1 else given
+    raise _ext.RuntimeError(f"{owner}: '{prop}' must be finite, not {shown}{why}.")
 
 
 class Versioned:

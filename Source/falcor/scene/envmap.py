@@ -1,6 +1,7 @@
 """`EnvMap`: a lat-long environment map (HDR or EXR) with rotation, intensity and tint."""
 from __future__ import annotations
 
+import functools
 import math
 import os
 from pathlib import Path
@@ -10,7 +11,7 @@ import numpy as np
 from .. import falcor_ext as _ext
 from ..math_types import float3
 from . import textures
-from ._values import Vector3Like, Versioned, VectorProperty, f32
+from ._values import Vector3Like, Versioned, f32, finite
 
 
 def rotation_xyz(degrees: Vector3Like) -> np.ndarray:
@@ -26,7 +27,11 @@ def rotation_xyz(degrees: Vector3Like) -> np.ndarray:
 
 class EnvMap(Versioned):
     """`EnvMap(path)` / `EnvMap.createFromFile(path)` load the image (linear, with mips) and raise
-    if it can't be loaded. The radiance seen along a direction is texel · intensity · tint."""
+    if it can't be loaded. The radiance seen along a direction is texel · intensity · tint.
+
+    Every value must be finite: texels with NaN or infinities, NaN or infinite rotation,
+    intensity or tint, and an intensity or tint that makes the radiance overflow float raise
+    naming the file and property (they would make NaN pixels, or stop the env-map sampler)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__()
@@ -34,6 +39,9 @@ class EnvMap(Versioned):
         texture = textures.load_texture(resolved, srgb=False) if resolved is not None else None
         if texture is None:
             raise _ext.RuntimeError(f"Failed to load environment map from '{os.fspath(path)}'.")
+        bad = textures.non_finite_texels(texture)
+        if bad:
+            raise _ext.RuntimeError(f"EnvMap '{resolved}': the image has {bad} NaN or infinite values.")
         self._path = resolved
         self.texture = texture
         self._rotation = float3(0.0)
@@ -51,7 +59,18 @@ class EnvMap(Versioned):
     def path(self) -> Path:
         return self._path
 
-    rotation = VectorProperty("_rotation", "Rotation in degrees about X, Y and Z.")
+    def _finite(self, prop: str, given, stored):
+        return finite(f"EnvMap '{self._path}'", prop, given, stored)
+
+    @property
+    def rotation(self) -> float3:
+        """Rotation in degrees about X, Y and Z."""
+        return float3(self._rotation)
+
+    @rotation.setter
+    def rotation(self, value: Vector3Like) -> None:
+        self._rotation = float3(self._finite("rotation", value, tuple(float3(value))))
+        self._touch()
 
     @property
     def intensity(self) -> float:
@@ -59,10 +78,36 @@ class EnvMap(Versioned):
 
     @intensity.setter
     def intensity(self, value: float) -> None:
-        self._intensity = f32(value)
+        intensity = self._finite("intensity", value, f32(value))
+        self._check_radiance("intensity", intensity, self._tint)
+        self._intensity = intensity
         self._touch()
 
-    tint = VectorProperty("_tint")
+    @property
+    def tint(self) -> float3:
+        return float3(self._tint)
+
+    @tint.setter
+    def tint(self, value: Vector3Like) -> None:
+        tint = float3(self._finite("tint", value, tuple(float3(value))))
+        self._check_radiance("tint", self._intensity, tint)
+        self._tint = tint
+        self._touch()
+
+    @functools.cached_property
+    def _texel_peak(self) -> np.ndarray:
+        """Largest |texel| per channel (mip 0: the other mips are averages of it)."""
+        lo, hi = textures.value_range(self.texture)
+        return np.maximum(np.abs(lo[:3]), np.abs(hi[:3])).astype(np.float32)
+
+    def _check_radiance(self, prop: str, intensity: float, tint: float3) -> None:
+        """Finite texels, intensity and tint can still multiply beyond the float range."""
+        with np.errstate(over="ignore"):
+            radiance = self._texel_peak * np.float32(intensity) * np.asarray(tint, np.float32)
+        if not np.isfinite(radiance).all():
+            shown = lambda v: "(" + ", ".join(f"{float(c):g}" for c in v) + ")"  # noqa: E731
+            raise _ext.RuntimeError(f"EnvMap '{self._path}': '{prop}' makes the radiance overflow float (texels up to "
+                                    f"{shown(self._texel_peak)}, intensity {intensity:g}, tint {shown(tint)}).")
 
     def _native_data(self) -> dict:
         return {"texture": self.texture, "transform": rotation_xyz(self._rotation), "intensity": self._intensity,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import falcor_ext as _ext
-from ._values import Vector3Like, Vector4Like, f32 as _f32
+from ._values import Vector3Like, Vector4Like, f32 as _f32, finite as _finite
 from ..math_types import float2, float3, float4
 from . import textures
 from ._enum import BoundEnum
@@ -94,7 +95,8 @@ MATERIAL_PARAM_LAYOUTS = {t.name: get_material_param_layout(t) for t in Material
 
 
 def _half(v) -> float:
-    return float(np.float16(float(v)))
+    with np.errstate(over="ignore"):  # beyond the half range: inf, refused by the setters
+        return float(np.float16(float(v)))
 
 
 def _warn(message: str) -> None:
@@ -134,6 +136,19 @@ class IMaterial:
         setattr(self, attr, value)
         self._changed(emissive)
         return True
+
+    # Every float parameter is stored through these, which refuse NaN and infinities.
+    def _finite(self, prop: str, given, stored):
+        return _finite(f"Material '{self._name}'", prop, given, stored)
+
+    def _half_param(self, prop: str, value) -> float:
+        return self._finite(prop, value, _half(value))
+
+    def _halves_param(self, prop: str, value, n: int, given=None) -> tuple:
+        return self._finite(prop, value if given is None else given, tuple(_half(x) for x in (float4, float3, float2)[4 - n](value)))
+
+    def _f32_param(self, prop: str, value) -> float:
+        return self._finite(prop, value, _f32(value))
 
     def __repr__(self):
         return f"{type(self).__name__}('{self._name}')"
@@ -212,7 +227,7 @@ class IMaterial:
 
     @indexOfRefraction.setter
     def indexOfRefraction(self, value: float) -> None:
-        self._set("_ior", _half(value))
+        self._set("_ior", self._half_param("indexOfRefraction", value))
 
     @property
     def textureTransform(self) -> Transform:
@@ -228,6 +243,10 @@ class IMaterial:
         return slot in self._slots
 
     def setTexture(self, slot: MaterialTextureSlot, texture: _ext.Texture | None) -> bool:
+        return self._set_texture(slot, texture)
+
+    def _set_texture(self, slot: MaterialTextureSlot, texture: _ext.Texture | None, source=None) -> bool:
+        """setTexture; `source` names the texture's file in errors."""
         if slot not in self._slots:
             _warn(f"Material '{self._name}' does not have texture slot '{slot.name}'. Ignoring call to setTexture().")
             return False
@@ -236,10 +255,18 @@ class IMaterial:
         if texture is None:
             self._textures.pop(slot, None)
         else:
+            self._check_texels(slot, texture, source)
             self._textures[slot] = texture
         self._changed(emissive=slot == MaterialTextureSlot.Emissive)
         self._on_texture_changed(slot)
         return True
+
+    def _check_texels(self, slot: MaterialTextureSlot, texture: _ext.Texture, source) -> None:
+        bad = textures.non_finite_texels(texture)
+        if bad:
+            where = f" from '{os.fspath(source)}'" if source is not None else ""
+            raise _ext.RuntimeError(f"Material '{self._name}': the '{self._slots[slot].name}' texture{where} "
+                                    f"has {bad} NaN or infinite values.")
 
     def _on_texture_changed(self, slot: MaterialTextureSlot) -> None:
         pass
@@ -257,7 +284,7 @@ class IMaterial:
         texture = textures.load_texture(path, useSrgb and self._slots[slot].srgb)
         if texture is None:
             return False
-        self.setTexture(slot, texture)
+        self._set_texture(slot, texture, path)
         return True
 
     def load_texture(self, slot: MaterialTextureSlot, path: str | os.PathLike[str], use_srgb: bool = True) -> bool:
@@ -322,10 +349,6 @@ class BasicMaterial(IMaterial):
         self._slots.update(slots)
         self._update_alpha_mode()
 
-    @staticmethod
-    def _halves(v, n: int) -> tuple:
-        return tuple(_half(x) for x in (float4, float3, float2)[4 - n](v))
-
     # ---- alpha ----
     def _alpha_supported(self) -> bool:
         slot = self._slots.get(_S.BaseColor)
@@ -347,7 +370,7 @@ class BasicMaterial(IMaterial):
     def _set_alpha_threshold(self, value: float) -> None:
         if not self._alpha_supported():
             return super()._set_alpha_threshold(value)
-        if self._set("_alpha_threshold", _half(value)):
+        if self._set("_alpha_threshold", self._half_param("alphaThreshold", value)):
             self._update_alpha_mode()
 
     def _on_texture_changed(self, slot: MaterialTextureSlot) -> None:
@@ -363,7 +386,7 @@ class BasicMaterial(IMaterial):
 
     @baseColor.setter
     def baseColor(self, color: Vector4Like) -> None:
-        if self._set("_base_color", self._halves(color, 4)):
+        if self._set("_base_color", self._halves_param("baseColor", color, 4)):
             self._update_alpha_mode()
 
     @property
@@ -372,7 +395,11 @@ class BasicMaterial(IMaterial):
 
     @specularParams.setter
     def specularParams(self, value: Vector4Like) -> None:
-        self._set("_specular", self._halves(value, 4))
+        self._set_specular(value)
+
+    def _set_specular(self, value: Vector4Like, prop: str = "specularParams", given=None) -> None:
+        """Sets the specular parameters; `prop` and `given` name what the caller set in errors."""
+        self._set("_specular", self._halves_param(prop, value, 4, given))
 
     @property
     def transmissionColor(self) -> float3:
@@ -380,7 +407,7 @@ class BasicMaterial(IMaterial):
 
     @transmissionColor.setter
     def transmissionColor(self, value: Vector3Like) -> None:
-        self._set("_transmission", self._halves(value, 3))
+        self._set("_transmission", self._halves_param("transmissionColor", value, 3))
 
     @property
     def diffuseTransmission(self) -> float:
@@ -388,7 +415,7 @@ class BasicMaterial(IMaterial):
 
     @diffuseTransmission.setter
     def diffuseTransmission(self, value: float) -> None:
-        self._set("_diffuse_transmission", _half(value))
+        self._set("_diffuse_transmission", self._half_param("diffuseTransmission", value))
 
     @property
     def specularTransmission(self) -> float:
@@ -396,7 +423,7 @@ class BasicMaterial(IMaterial):
 
     @specularTransmission.setter
     def specularTransmission(self, value: float) -> None:
-        self._set("_specular_transmission", _half(value))
+        self._set("_specular_transmission", self._half_param("specularTransmission", value))
 
     @property
     def volumeAbsorption(self) -> float3:
@@ -404,7 +431,7 @@ class BasicMaterial(IMaterial):
 
     @volumeAbsorption.setter
     def volumeAbsorption(self, value: Vector3Like) -> None:
-        self._set("_volume_absorption", self._halves(value, 3))
+        self._set("_volume_absorption", self._halves_param("volumeAbsorption", value, 3))
 
     @property
     def volumeScattering(self) -> float3:
@@ -412,7 +439,7 @@ class BasicMaterial(IMaterial):
 
     @volumeScattering.setter
     def volumeScattering(self, value: Vector3Like) -> None:
-        self._set("_volume_scattering", self._halves(value, 3))
+        self._set("_volume_scattering", self._halves_param("volumeScattering", value, 3))
 
     @property
     def volumeAnisotropy(self) -> float:
@@ -420,7 +447,7 @@ class BasicMaterial(IMaterial):
 
     @volumeAnisotropy.setter
     def volumeAnisotropy(self, value: float) -> None:
-        clamped = min(max(float(value), -_MAX_VOLUME_ANISOTROPY), _MAX_VOLUME_ANISOTROPY)
+        clamped = min(max(self._f32_param("volumeAnisotropy", value), -_MAX_VOLUME_ANISOTROPY), _MAX_VOLUME_ANISOTROPY)
         self._set("_volume_anisotropy", _half(clamped))
 
     @property
@@ -429,7 +456,7 @@ class BasicMaterial(IMaterial):
 
     @displacementScale.setter
     def displacementScale(self, value: float) -> None:
-        self._set("_displacement_scale", _f32(value))
+        self._set("_displacement_scale", self._f32_param("displacementScale", value))
 
     @property
     def displacementOffset(self) -> float:
@@ -437,7 +464,7 @@ class BasicMaterial(IMaterial):
 
     @displacementOffset.setter
     def displacementOffset(self, value: float) -> None:
-        self._set("_displacement_offset", _f32(value))
+        self._set("_displacement_offset", self._f32_param("displacementOffset", value))
 
     @property
     def emissive(self) -> bool:
@@ -554,7 +581,7 @@ class StandardMaterial(BasicMaterial):
         if self._metal_rough("Roughness"):
             s = list(self._specular)
             s[1] = value
-            self.specularParams = s
+            self._set_specular(s, "roughness", value)
 
     @property
     def metallic(self) -> float:
@@ -565,7 +592,7 @@ class StandardMaterial(BasicMaterial):
         if self._metal_rough("Metallic"):
             s = list(self._specular)
             s[2] = value
-            self.specularParams = s
+            self._set_specular(s, "metallic", value)
 
     @property
     def emissiveColor(self) -> float3:
@@ -573,7 +600,7 @@ class StandardMaterial(BasicMaterial):
 
     @emissiveColor.setter
     def emissiveColor(self, color: Vector3Like) -> None:
-        self._set("_emissive_color", tuple(float3(color)), emissive=True)
+        self._set("_emissive_color", self._finite("emissiveColor", color, tuple(float3(color))), emissive=True)
 
     @property
     def emissiveFactor(self) -> float:
@@ -581,7 +608,7 @@ class StandardMaterial(BasicMaterial):
 
     @emissiveFactor.setter
     def emissiveFactor(self, factor: float) -> None:
-        self._set("_emissive_factor", _f32(factor), emissive=True)
+        self._set("_emissive_factor", self._f32_param("emissiveFactor", factor), emissive=True)
 
     @property
     def entryPointVolumeProperties(self) -> bool:
@@ -619,7 +646,7 @@ class ClothMaterial(BasicMaterial):
     def roughness(self, value: float) -> None:
         s = list(self._specular)
         s[1] = value
-        self.specularParams = s
+        self._set_specular(s, "roughness", value)
 
 
 class HairMaterial(BasicMaterial):
@@ -649,7 +676,7 @@ class _RoughPBRTMaterial(_PBRTMaterial):
     @roughness.setter
     def roughness(self, value: float2 | float4 | Sequence[float]) -> None:
         v = (float2 if self._ROUGHNESS_SIZE == 2 else float4)(value)
-        self.specularParams = list(v) + list(self._specular[self._ROUGHNESS_SIZE:])
+        self._set_specular(list(v) + list(self._specular[self._ROUGHNESS_SIZE:]), "roughness", v)
 
 
 class PBRTDiffuseMaterial(_PBRTMaterial):
@@ -721,8 +748,11 @@ def merl_fit(path: str | os.PathLike[str]) -> dict:
     sidecar = Path(os.fspath(path)).with_suffix(".json")
     try:
         doc = json.loads(sidecar.read_text())
-        return {"baseColor": [_srgb_to_linear(float(c)) for c in doc["base_color_srgb"][:3]], "roughness": float(doc["roughness"]),
-                "specular": float(doc["specular"]), "metallic": float(doc["metallic"])}
+        fit = {"baseColor": [_srgb_to_linear(float(c)) for c in doc["base_color_srgb"][:3]], "roughness": float(doc["roughness"]),
+               "specular": float(doc["specular"]), "metallic": float(doc["metallic"])}
+        if not all(math.isfinite(v) for v in (*fit["baseColor"], fit["roughness"], fit["specular"], fit["metallic"])):
+            raise ValueError("NaN or infinite values")
+        return fit
     except OSError:
         _warn(f"MERL table '{os.fspath(path)}': no fitted lobe ('{sidecar}' can't be read); sampling with the default lobe.")
     except (ValueError, KeyError, TypeError, IndexError) as e:

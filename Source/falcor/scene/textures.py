@@ -43,6 +43,19 @@ def load_texture(path, srgb: bool, generate_mips: bool = True):
     return texture
 
 
+def non_finite_texels(texture) -> int:
+    """How many texel values are NaN or infinite in the first mip level that has any (mips are
+    usually filtered from mip 0, so mip 0's count); 0 for formats that can't hold them.
+    Materials and env maps refuse such textures: they would make NaN pixels."""
+    if _ext.get_format_desc(texture.format)["type"] != "Float":
+        return 0
+    for mip in range(texture.mip_count):
+        count = sum(int(np.count_nonzero(~np.isfinite(texture.to_float32(mip, layer)))) for layer in range(texture.array_size))
+        if count:
+            return count
+    return 0
+
+
 def has_alpha(texture) -> bool:
     return _ext.get_format_desc(texture.format)["channel_count"] == 4 and texture.format not in (
         _RF.BGRX8Unorm, _RF.BGRX8UnormSrgb)
