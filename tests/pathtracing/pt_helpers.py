@@ -49,3 +49,28 @@ def mean_and_stderr(frames: np.ndarray, axis=0) -> tuple[np.ndarray, np.ndarray]
 def agree(a: np.ndarray, se_a: np.ndarray, b: np.ndarray, se_b: np.ndarray, sigmas: float = 4.0, rel: float = 0.0) -> np.ndarray:
     """Per-element test |a - b| <= sigmas·sqrt(se_a² + se_b²) + rel·|b|."""
     return np.abs(a - b) <= sigmas * np.sqrt(se_a**2 + se_b**2) + rel * np.abs(b)
+
+
+def animated_scene() -> falcor.Scene:
+    """A floor, a card sliding above it, a point light and a camera looking down, all three
+    animated over 2 s (shadows and highlights move with the time)."""
+    b = falcor.SceneBuilder()
+    floor, card = falcor.StandardMaterial("Floor"), falcor.StandardMaterial("Card")
+    floor.baseColor, card.baseColor = falcor.float4(0.8, 0.8, 0.8, 1), falcor.float4(0.9, 0.2, 0.1, 1)
+    b.addMeshInstance(b.addNode("Floor", falcor.Transform(scaling=falcor.float3(4))),
+                      b.addTriangleMesh(falcor.TriangleMesh.createQuad(), floor))
+    card_node = b.addNode("Card", falcor.Transform(translation=falcor.float3(0, 0.5, 0)))
+    b.addMeshInstance(card_node, b.addTriangleMesh(falcor.TriangleMesh.createQuad(falcor.float2(0.6)), card))
+    slide = falcor.Animation("slide", card_node, 2.0)
+    for t, x in ((0.0, -1.0), (2.0, 1.0)):
+        slide.addKeyframe(t, falcor.Transform(translation=falcor.float3(x, 0.5, 0)))
+    b.addAnimation(slide)
+    light, camera = falcor.PointLight("Light"), falcor.Camera("Camera")
+    light.intensity = falcor.float3(4)
+    b.addLight(light)
+    b.addCamera(camera)
+    for obj, name, start, end in ((light, "lightAnim", (0.5, 2, 0), (-0.5, 2, 0.5)), (camera, "cameraAnim", (0, 3, 0.01), (0.2, 3, 0.3))):
+        a = b.createAnimation(obj, name, 2.0)
+        a.addKeyframe(0.0, falcor.Transform(translation=falcor.float3(*start), rotationEulerDeg=falcor.float3(-90, 0, 0)))
+        a.addKeyframe(2.0, falcor.Transform(translation=falcor.float3(*end), rotationEulerDeg=falcor.float3(-90, 0, 0)))
+    return b.getScene()

@@ -228,6 +228,15 @@ void Scene::readGeometryCache(ByteReader& in)
     mBottomLevelsCached = true;
 }
 
+void Scene::refitAccel()
+{
+    std::vector<float4x4> m;
+    m.reserve(mInstances.size());
+    for (const Instance& inst : mInstances)
+        m.push_back(inst.worldMatrix);
+    mAccel.updateInstanceTransforms(m);
+}
+
 void Scene::updateBounds()
 {
     mBounds = AABB();
@@ -336,12 +345,7 @@ Scene::UpdateFlags Scene::update(UpdateFlags extra)
     if (mAccelDirty)
         buildAccel();
     else if (mTransformsSet)
-    {
-        std::vector<float4x4> m;
-        for (const Instance& inst : mInstances)
-            m.push_back(inst.worldMatrix);
-        mAccel.updateInstanceTransforms(m);
-    }
+        refitAccel();
     if (mTransformsSet || mBoundsDirty)
         updateBounds();
     mBoundsDirty = false;
@@ -359,6 +363,37 @@ Scene::UpdateFlags Scene::update(UpdateFlags extra)
     mUpdates = flags;
     ++mUpdateCount;
     return flags;
+}
+
+Scene::FrameState Scene::saveFrameState() const
+{
+    return {this, mInstances, mLights, mCamera, mCameraSwitched, mFirstFrame, mTransformsSet, mPendingUpdates, mUpdates};
+}
+
+void Scene::restoreFrameState(FrameState state)
+{
+    FALCOR_CHECK(state.pScene == this, "Scene::restoreFrameState: the state was saved from another scene.");
+    bool moved = false, windingChanged = false;
+    for (size_t i = 0; i < mInstances.size(); ++i)
+    {
+        moved |= !(state.instances[i].worldMatrix == mInstances[i].worldMatrix);
+        windingChanged |= state.instances[i].frontFaceCW != mInstances[i].frontFaceCW;
+    }
+    mInstances = std::move(state.instances);
+    mLights = std::move(state.lights);
+    mCamera = std::move(state.camera);
+    mCameraSwitched = state.cameraSwitched;
+    mFirstFrame = state.firstFrame;
+    mTransformsSet = state.transformsSet;
+    mPendingUpdates = state.pendingUpdates;
+    mUpdates = state.updates;
+    if (windingChanged)
+        buildAccel();
+    else if (moved)
+        refitAccel();
+    if (moved)
+        updateBounds();
+    ++mUpdateCount;
 }
 
 // ---- Geometry at hits and ray queries ---------------------------------------------------------

@@ -144,6 +144,24 @@ public:
         mCamera.setPatternGenerator(nullptr, float2(0.f));
     }
 
+    /// What updates change, geometry aside: instance matrices, lights, the camera (with its jitter
+    /// pattern and previous-frame data) and the frame-history state. A render that borrows the
+    /// scene (`falcor.render`) saves it and restores it afterwards, so the scene's owner finds the
+    /// scene as it left it.
+    struct FrameState
+    {
+        const Scene* pScene = nullptr; ///< The scene it was saved from.
+        std::vector<Instance> instances;
+        std::vector<LightData> lights;
+        Camera camera;
+        bool cameraSwitched = false, firstFrame = true, transformsSet = false;
+        UpdateFlags pendingUpdates = UpdateFlags::None, updates = UpdateFlags::None;
+    };
+    FrameState saveFrameState() const;
+    /// Puts back a saved state (refitting the acceleration structure if instances moved). The
+    /// update count keeps counting: it tells passes the scene may differ from their last frame.
+    void restoreFrameState(FrameState state);
+
     // ---- Queries ----------------------------------------------------------------------------
     const std::vector<Mesh>& getMeshes() const { return mMeshes; }
     const Mesh& getMesh(uint32_t meshID) const { return mMeshes.at(meshID); }
@@ -207,6 +225,8 @@ private:
     };
 
     void buildAccel();
+    /// The top level follows the instances' world matrices (same meshes and winding).
+    void refitAccel();
     std::vector<MeshGeometry> accelGeometry() const;
     std::vector<InstanceDesc> accelInstances() const;
     void updateBounds();

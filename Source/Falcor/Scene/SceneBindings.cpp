@@ -508,6 +508,12 @@ void registerSceneBindings(py::module_& m)
     }, "extra_flags"_a = 0u, "Ends the frame's update; returns the SceneUpdateFlags bits of what changed.");
     scene.def("reset_frame_history", [](Scene& s) { auto lock = writeLock(s); s.resetFrameHistory(); },
               "The next update starts a new frame history (previous-frame data = current), as the first one does.");
+    py::classh<Scene::FrameState>(scene, "FrameState", "What `save_frame_state` saved (opaque).");
+    scene.def("save_frame_state", [](const Scene& s) { auto lock = readLock(s); return s.saveFrameState(); },
+              "What updates change, geometry aside (instances, lights, camera with its jitter pattern, frame history): "
+              "falcor.render saves it before rendering a scene it borrows.");
+    scene.def("restore_frame_state", [](Scene& s, Scene::FrameState state) { auto lock = writeLock(s); s.restoreFrameState(std::move(state)); },
+              "state"_a, "Puts back what save_frame_state saved (the update count keeps counting).");
     scene.def("set_jitter", [](Scene& s, float x, float y) { auto lock = writeLock(s); s.getCamera().setJitter(x, y); }, "jitter_x"_a, "jitter_y"_a);
 
     // ---- queries ----

@@ -7,8 +7,12 @@ and returns the SceneUpdateFlags bits of the frame.
 """
 from __future__ import annotations
 
+import copy
 import math
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import numpy.typing as npt
@@ -213,6 +217,7 @@ class Scene(SceneLighting):
         self.import_paths = list(contents.import_paths)
         self.import_dicts = list(contents.import_dicts)
         self._camera_bounds: AABB | None = None
+        self._borrow_lock = threading.RLock()  # falcor.render calls on this scene take turns
         self._animations_enabled = True
         self.loopAnimations = True
 
@@ -261,6 +266,12 @@ class Scene(SceneLighting):
             extra |= int(_F.SceneGraphChanged)
             if any(node in moved_nodes for _, node in self._geometry.instances):
                 self.native.set_instance_transforms(self._geometry.instance_matrices())
+        self._push_edits(moved_nodes)
+        return SceneUpdateFlags(self.native.update(extra))
+
+    def _push_edits(self, moved_nodes: set = frozenset()) -> None:
+        """Sends the snapshot what changed (animated objects on `moved_nodes` follow their nodes);
+        its next update reports it."""
         self._update_camera(moved_nodes)
         self._update_lights(moved_nodes)
         self._update_materials()
@@ -270,7 +281,37 @@ class Scene(SceneLighting):
             self.native.set_render_settings(dict(zip(("useEnvLight", "useAnalyticLights", "useEmissiveLights",
                                                       "useGridVolumes", "diffuseAlbedoMultiplier"), settings)))
             self._pushed["settings"] = settings
-        return SceneUpdateFlags(self.native.update(extra))
+
+    @contextmanager
+    def _borrowed(self) -> Iterator[None]:
+        """Exclusive use of the scene for one render (`falcor.render`). Borrowers take turns (a
+        lock per scene); each starts a new frame history, so it renders the same bits whatever
+        ran before. Afterwards the scene is as its owner left it: cameras, lights, animation
+        state and the snapshot's frame state (instance matrices, camera jitter and history) are
+        put back. The owner's edits not yet pushed are pushed first: the render shows them, and
+        the owner's next update still reports them. Edits from other threads during the render
+        are not supported (as with any render of the scene)."""
+        with self._borrow_lock:
+            self._push_edits()
+            saved = self._save_frame_state()
+            try:
+                self.reset_frame_history()
+                yield
+            finally:
+                self._restore_frame_state(saved)
+
+    def _save_frame_state(self) -> tuple:
+        # Renders replace these objects' attributes and list items, never edit them in place.
+        objects = [(obj, dict(vars(obj))) for obj in self._cameras + self._lights]
+        geometry = (list(self._geometry.local), list(self._geometry.world))
+        return self.native.save_frame_state(), objects, geometry, self._anim_state, copy.deepcopy(self._pushed)
+
+    def _restore_frame_state(self, saved: tuple) -> None:
+        native_state, objects, geometry, self._anim_state, self._pushed = saved
+        for obj, attributes in objects:
+            vars(obj).update(attributes)
+        self._geometry.local, self._geometry.world = geometry
+        self.native.restore_frame_state(native_state)
 
     def reset_frame_history(self) -> None:
         """Extension: the next `update` starts a new frame history, as the first one after loading
