@@ -56,3 +56,31 @@ def test_results_as_torch_tensors(module):
     torch = pytest.importorskip("torch", reason="PyTorch interop is optional (pip install torch)")
     out = module.shade(torch.ones(2, 3), np.array([0, 0, 1], np.float32), 1.0, _result="torch")
     assert isinstance(out, torch.Tensor) and out.tolist() == [[1.0, 0.5, 0.25]] * 2
+
+
+def test_signatures_follow_edits_of_included_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("FALCOR_KERNEL_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "value.slangh").write_text("typedef float Value;\n")
+    path = tmp_path / "twice.slang"
+    path.write_text('#include "value.slangh"\nValue twice(Value x) { return x * 2; }\n')
+    assert load_module(path).twice(np.float32(1.5)) == 3.0
+    # A new module object looks the signature up again, as a new process does: from the disk cache,
+    # which must notice that an included file changed.
+    (tmp_path / "value.slangh").write_text("typedef float2 Value;\n")
+    assert load_module(path).twice(np.ones((4, 2), np.float32)).tolist() == [[2.0, 2.0]] * 4
+
+
+def test_damaged_or_forged_signature_files_are_looked_up_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("FALCOR_KERNEL_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "functions.slang"
+    path.write_text(MODULE)
+    assert load_module(path).clampAdd(1, 2) == 3
+    [signature] = (tmp_path / "cache" / "signatures").iterdir()
+    text = signature.read_text()
+    signature.write_text(text.replace('"int32"', '"int33"', 1))              # damaged: checksum
+    assert load_module(path).clampAdd(1, 2) == 3
+    from falcor.compute import build
+    entry = build.decode_checked(signature.read_bytes())
+    entry["signature"]["params"][0]["type"]["shape"] = ["1]; evil(); //"]     # forged: fields are checked
+    signature.write_bytes(build.encode_checked(entry))
+    assert load_module(path).clampAdd(1, 2) == 3

@@ -61,9 +61,9 @@ def test_forged_metadata_cannot_point_outside_its_entry(cache, src):
     for forged in ({"library": "/usr/lib/x86_64-linux-gnu/libc.so.6"}, {"function": "system"},
                    {"reflection": {"parameters": [{"name": "x", "type": {"kind": "alien"}}]}},
                    {"dependencies": {"/dev/zero": "0"}}):
-        body = {**document["meta"], **forged}
+        body = {**document["value"], **forged}
         # A consistent checksum is easy to forge: the fields themselves are checked too.
-        meta.write_bytes(build._encode_meta(body))
+        meta.write_bytes(build.encode_checked(body))
         assert not run(src), forged
 
 

@@ -140,24 +140,41 @@ def _untrusted_folder_reason(folder: Path) -> str | None:
     return next((r for r in reasons if r), None)
 
 
-def _encode_meta(meta: dict) -> bytes:
-    """An entry's metadata with the SHA-256 of its canonical JSON, so that damage is detected."""
-    return json.dumps({"sha256": _canonical_digest(meta), "meta": meta}).encode()
+def encode_checked(value: dict) -> bytes:
+    """A cache file: `value` as JSON with the SHA-256 of its canonical form, so that damage is detected."""
+    return json.dumps({"sha256": _canonical_digest(value), "value": value}).encode()
 
 
 def _canonical_digest(value) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def _decode_meta(data: bytes) -> dict:
-    """The metadata written by _encode_meta; ValueError when damaged or not of this format."""
+def decode_checked(data: bytes) -> dict:
+    """The value written by encode_checked; ValueError (or KeyError, TypeError) when damaged."""
     document = json.loads(data)
-    meta = document["meta"]
-    if document["sha256"] != _canonical_digest(meta):
+    value = document["value"]
+    if not isinstance(value, dict) or document["sha256"] != _canonical_digest(value):
         raise ValueError("checksum mismatch")
+    return value
+
+
+def dependency_digests(file: Path, dependencies: list[str]) -> dict[str, str]:
+    """The SHA-256 of `file` and of every other file Slang read for it."""
+    return {p: _sha256_file(p) for p in {str(file), *dependencies} if Path(p).is_file()}
+
+
+def dependencies_unchanged(digests) -> bool:
+    """Whether every file recorded by dependency_digests still has its content."""
+    if not isinstance(digests, dict) or not digests:
+        raise ValueError("no dependencies")
+    return all(isinstance(digest, str) and _sha256_file(p) == digest for p, digest in digests.items())
+
+
+def _decode_meta(data: bytes) -> dict:
+    """A kernel entry's metadata; ValueError when damaged or not of this format."""
+    meta = decode_checked(data)
     if not (isinstance(meta["library"], str) and _LIBRARY_NAME.fullmatch(meta["library"])
-            and isinstance(meta["dependencies"], dict) and isinstance(meta["reflection"], dict)
-            and _is_entry_function(meta["function"], meta["reflection"])):
+            and isinstance(meta["reflection"], dict) and _is_entry_function(meta["function"], meta["reflection"])):
         raise ValueError("unexpected fields")
     layout.globals_layout(meta["reflection"]), layout.entry_point_layout(meta["reflection"])
     thread_group_size(meta["reflection"])
@@ -185,7 +202,7 @@ def _load_cached(folder: Path) -> KernelBinary | None:
         if _untrusted_reason(folder, {os.getuid()}) or _untrusted_reason(meta_path, {os.getuid()}):
             return None  # rebuilt, then written by this user
         meta = _decode_meta(meta_path.read_bytes())
-        if any(_sha256_file(p) != digest for p, digest in meta["dependencies"].items()):
+        if not dependencies_unchanged(meta["dependencies"]):
             return None
         library = folder / meta["library"]
         if _untrusted_reason(library, {os.getuid()}) or _sha256_file(library) != meta["library_sha256"]:
@@ -273,12 +290,12 @@ def build_kernel(file: Path, entry: str, defines: dict[str, str], include_dirs: 
     functions = _GROUP_FUNCTION.findall(output.cpp_source)
     if len(functions) != 1 or not _is_entry_function(functions[0], output.reflection):
         raise _ext.RuntimeError(f"{file}: expected one compute entry point '{entry}' in Slang's output, found {functions}")
-    dependencies = {p: _sha256_file(p) for p in {str(file), *output.dependencies} if Path(p).is_file()}
+    dependencies = dependency_digests(file, output.dependencies)
     digest = hashlib.sha256(output.cpp_source.encode()).hexdigest()[:16]
     folder = entry_dir(key, root)
     library = folder / f"kernel-{digest}.so"
     _compile_cpp(output.cpp_source, library, file)
     meta = {"library": library.name, "library_sha256": _sha256_file(library), "function": functions[0],
             "reflection": output.reflection, "dependencies": dependencies}
-    write_atomic(folder / "meta.json", _encode_meta(meta))
+    write_atomic(folder / "meta.json", encode_checked(meta))
     return KernelBinary(library, functions[0], output.reflection, from_cache=False)

@@ -45,21 +45,45 @@ class SlangModule:
 
 
 def _signature(module: SlangModule, name: str) -> dict:
-    """The function's signature, cached on disk beside the kernels (valid while the file is unchanged)."""
-    key = hashlib.sha256(json.dumps([str(module.file), module.file.read_bytes().hex(), name,
-                                     sorted(module.defines.items()), slang.version()]).encode()).hexdigest()[:32]
-    path = build.cache_dir() / "signatures" / f"{key}.json"
+    """The function's signature, cached on disk beside the kernels: valid while every file Slang
+    read for it (the module, its includes and imports) has the content it had, as kernels are."""
+    include_dirs = [module.file.parent, slang.SHADER_LIBRARY]
+    key = hashlib.sha256(json.dumps([str(module.file), name, sorted(module.defines.items()),
+                                     [str(d) for d in include_dirs], slang.version()]).encode()).hexdigest()[:32]
+    path = build.entry_dir("signatures") / f"{key}.json"
     try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        pass
-    sig = slang.function_signature(module.file, name, module.defines, [module.file.parent, slang.SHADER_LIBRARY])
+        entry = build.decode_checked(path.read_bytes())
+        if build.dependencies_unchanged(entry["dependencies"]):
+            return _checked_signature(entry["signature"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        pass  # missing, damaged or out of date: looked up again
+    found = slang.function_signature(module.file, name, module.defines, include_dirs)
+    sig = {"params": found["params"], "result": found["result"]}
+    entry = {"signature": sig, "dependencies": build.dependency_digests(module.file, found["dependencies"])}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        build.write_atomic(path, json.dumps(sig).encode())
+        build.write_atomic(path, build.encode_checked(entry))
     except OSError:
         pass  # an unwritable cache costs the next process a signature lookup
     return sig
+
+
+_SHAPE_LENGTHS = {"scalar": 0, "vector": 1, "matrix": 2}
+
+
+def _checked_signature(sig: dict) -> dict:
+    """A signature read from the cache when it has the form function_signature gives (types become
+    generated code), else ValueError."""
+    types = [p["type"] for p in sig["params"]] + [sig["result"]]
+    for t in types:
+        shape = t["shape"]
+        if not (t["kind"] in (*_SHAPE_LENGTHS, "other") and isinstance(t["name"], str)
+                and (t["scalar"] is None or isinstance(t["scalar"], str)) and isinstance(shape, list)
+                and len(shape) == _SHAPE_LENGTHS.get(t["kind"], len(shape))
+                and all(type(n) is int and 1 <= n <= 4 for n in shape)):
+            raise ValueError(f"malformed type {t!r}")
+    if not all(isinstance(p["name"], str) for p in sig["params"]):
+        raise ValueError("malformed parameter name")
+    return {"params": sig["params"], "result": sig["result"]}
 
 
 def _slang_type(t: dict) -> str:
@@ -91,7 +115,7 @@ class SlangFunction:
                     f"    const uint i = tid.x;\n    if (i < falcorCallCount)\n"
                     f"        falcorCallResult[i] = {self.name}({args});\n}}\n")
             path = build.entry_dir("calls") / f"{hashlib.sha256(text.encode()).hexdigest()[:24]}.slang"
-            if not path.is_file():
+            if not (path.is_file() and path.read_bytes() == text.encode()):  # written, and not damaged since
                 build.write_atomic(path, text.encode())
             self._kernel = ComputePass(self.module.device, file=path, cs_entry="falcor_call", defines=self.module.defines)
         return self._kernel

@@ -105,8 +105,8 @@ def compile_entry_point(file: Path, entry: str, defines: dict[str, str], include
 
 
 def function_signature(file: Path, function: str, defines: dict[str, str], include_dirs: list[Path]) -> dict:
-    """{"params": [{"name", "type"}], "result": type} of a function; a type is {"kind": scalar |
-    vector | matrix | other, "scalar", "shape", "name"}."""
+    """{"params": [{"name", "type"}], "result": type, "dependencies": [files Slang read]} of a
+    function; a type is {"kind": scalar | vector | matrix | other, "scalar", "shape", "name"}."""
     return _run_worker(file, function, function=function, defines=defines, include_dirs=include_dirs)
 
 

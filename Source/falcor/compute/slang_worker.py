@@ -71,10 +71,13 @@ class _Compiler:
             source = None if failed else lib.spGetEntryPointSource(request, 0)
             if not source:
                 return {"ok": False, "diagnostics": diagnostics or "Slang produced no C++ for the entry point"}
-            deps = [lib.spGetDependencyFilePath(request, k).decode()
-                    for k in range(lib.spGetDependencyFileCount(request))]
             return {"ok": True, "cpp_source": source.decode(), "reflection": self._reflection_json(request),
-                    "dependencies": deps, "diagnostics": diagnostics}
+                    "dependencies": self._dependencies(request), "diagnostics": diagnostics}
+
+    def _dependencies(self, request) -> list:
+        """Every file Slang read: the shader, its includes and imported modules."""
+        lib = self.lib
+        return [lib.spGetDependencyFilePath(request, k).decode() for k in range(lib.spGetDependencyFileCount(request))]
 
     def signature(self, file: str, function: str, defines: dict, include_dirs: list) -> dict:
         """Parameter and result types of a function in a module compiled without entry points."""
@@ -90,7 +93,8 @@ class _Compiler:
                 var = lib.spReflectionFunction_GetParameter(fn, k)
                 params.append({"name": lib.spReflectionVariable_GetName(var).decode(),
                                "type": self._value_type(lib.spReflectionVariable_GetType(var))})
-            return {"ok": True, "params": params, "result": self._value_type(lib.spReflectionFunction_GetResultType(fn))}
+            return {"ok": True, "params": params, "result": self._value_type(lib.spReflectionFunction_GetResultType(fn)),
+                    "dependencies": self._dependencies(request)}
 
     def _value_type(self, t) -> dict:
         # slang.h: SlangTypeKind SCALAR = 5, VECTOR = 4, MATRIX = 3; SlangScalarType values below.
