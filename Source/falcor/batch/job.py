@@ -21,6 +21,7 @@ import yaml
 
 from .. import falcor_ext as _ext
 from .. import image_io
+from ..scene.cache import build_identity
 
 FORMATS = ("auto", "png", "exr", "npy")
 POSE_KEYS = {"position": 3, "target": 3, "up": 3, "focalLength": 0, "focalDistance": 0, "apertureRadius": 0}
@@ -617,7 +618,7 @@ def _expand(job: Job, frames: list, cameras: list, camera_path: list | None, set
         "graph": file_hash(job.graph_file), "graph_name": job.graph_name, "resolution": job.resolution,
         "framerate": job.framerate, "accumulate": job.accumulate,
         "outputs": [(o.name, o.format) for o in job.outputs] if job.outputs is not None else None,
-        "format": job.default_format,
+        "format": job.default_format, "engine": build_identity(),  # files tasks read are in the manifest (batch.inputs)
     }
     scene_hashes = {s: file_hash(s) for s in job.scenes}
     tasks: list[Task] = []

@@ -3,7 +3,8 @@
 Only the coordinator writes it. A line is written whole and flushed to disk before the next task
 is counted, so a run killed at any point leaves complete lines, at worst followed by one torn
 line, which readers skip. A task is done when its newest line says so for the task's current
-fingerprint and every file it lists is on disk with the hash it records.
+fingerprint, every file it lists is on disk with the hash it records, and every input the task
+read (falcor.batch.inputs) still has the hash it records.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+from .inputs import Checker
 from .job import Job, file_hash
 
 
@@ -46,12 +48,13 @@ def outputs_intact(output_dir: Path, record: dict) -> bool:
 def classify(job: Job) -> tuple[list, list, list]:
     """(done, failed, missing) tasks of the job, by the manifest and the files on disk."""
     records = read(job.manifest_path)
+    inputs = Checker()
     done, failed, missing = [], [], []
     for task in job.tasks:
         record = records.get(task.key)
         if record is None or record.get("fingerprint") != task.fingerprint:
             missing.append(task)
-        elif record.get("status") == "done" and outputs_intact(job.output_dir, record):
+        elif record.get("status") == "done" and outputs_intact(job.output_dir, record) and inputs.unchanged(record.get("inputs")):
             done.append(task)
         elif record.get("status") == "failed":
             failed.append((task, record))

@@ -26,6 +26,8 @@ from .. import capture, image_io
 from .. import falcor_ext as _ext
 from ..renderer import Renderer
 from ..scene import Scene, SceneBuilderFlags, load_scene
+from ..scene.asset_log import recording_assets, script_builtins
+from . import inputs
 from .job import Job, Task, capture_name, check_file_names, check_video_outputs, file_hash
 
 MAX_CACHED_SCENES = 2
@@ -37,7 +39,7 @@ def load_graph(job: Job):
     do outside Mogwai (`from falcor import *`, no `m`), and the RenderGraph it defines at module
     level is taken (by name if it defines several)."""
     source = job.graph_file
-    namespace: dict = {"__name__": "__falcor_batch_graph__", "__file__": str(source)}
+    namespace: dict = {"__builtins__": script_builtins(), "__name__": "__falcor_batch_graph__", "__file__": str(source)}
     try:
         exec("from falcor import *", namespace)
         exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
@@ -120,6 +122,8 @@ def validate(job: Job) -> None:
 class _CachedScene:
     scene: Scene
     camera: dict  # the camera as loaded: what tasks may change
+    inputs: dict  # {path: sha256} of every file loading it read
+    stats: dict   # inputs.stats(inputs) when loaded: the scene is kept while they hold
 
 
 _scenes: collections.OrderedDict = collections.OrderedDict()
@@ -138,11 +142,14 @@ def _scene(path: str, use_scene_cache: bool) -> tuple[_CachedScene, bool]:
     a scene this worker has not seen loads through the scene cache (falcor.scene.cache), which
     workers sharing a file system share."""
     key = (path, file_hash(Path(path)))
-    if key in _scenes:
+    if key in _scenes and inputs.stats(_scenes[key].inputs) == _scenes[key].stats:
         _scenes.move_to_end(key)
         return _scenes[key], True
-    scene = load_scene(path, SceneBuilderFlags.UseCache if use_scene_cache else SceneBuilderFlags.Default)
-    entry = _CachedScene(scene, _camera_state(scene.camera))
+    with recording_assets() as files:
+        scene = load_scene(path, SceneBuilderFlags.UseCache if use_scene_cache else SceneBuilderFlags.Default)
+    read = inputs.hashes(files)
+    entry = _CachedScene(scene, _camera_state(scene.camera), read, inputs.stats(read))
+    _scenes.pop(key, None)  # a kept scene whose inputs changed
     _scenes[key] = entry
     while len(_scenes) > MAX_CACHED_SCENES:
         _scenes.popitem(last=False)
@@ -206,7 +213,24 @@ def _render_task(job: Job, task: Task, on_frame) -> dict:
     start = time.perf_counter()
     cached, hit = _scene(task.scene, job.scene_cache)
     loaded = time.perf_counter()
+    with recording_assets() as read:  # the graph script, its modules, files its passes read
+        graph, outputs = _render(job, task, cached, on_frame)
+    rendered = time.perf_counter()
 
+    files = [_write(job, task, graph, name, mask, fmt) for name, mask, fmt in outputs]
+    written = time.perf_counter()
+    return {
+        "key": task.key, "fingerprint": task.fingerprint, "status": "done",
+        "scene": task.scene, "frame": task.frame, "time": task.time, "settings": _flat(task.properties),
+        "pose": task.pose, "seed": task.seed, "outputs": files, "inputs": {**cached.inputs, **inputs.hashes(read)},
+        "timings": {"scene_load": round(loaded - start, 6), "render": round(rendered - loaded, 6),
+                    "write": round(written - rendered, 6)},
+        "scene_cached": hit, "worker": f"{socket.gethostname()}:{os.getpid()}",
+    }
+
+
+def _render(job: Job, task: Task, cached: _CachedScene, on_frame) -> tuple:
+    """Renders the task's frames; returns the graph holding its outputs, and the captures."""
     graph = load_graph(job)
     apply_properties(job, graph, task.properties)
     graph.seed = task.seed
@@ -234,18 +258,7 @@ def _render_task(job: Job, task: Task, on_frame) -> dict:
         m.renderFrame()
         if on_frame is not None:
             on_frame()
-    rendered = time.perf_counter()
-
-    files = [_write(job, task, graph, name, mask, fmt) for name, mask, fmt in outputs]
-    written = time.perf_counter()
-    return {
-        "key": task.key, "fingerprint": task.fingerprint, "status": "done",
-        "scene": task.scene, "frame": task.frame, "time": task.time, "settings": _flat(task.properties),
-        "pose": task.pose, "seed": task.seed, "outputs": files,
-        "timings": {"scene_load": round(loaded - start, 6), "render": round(rendered - loaded, 6),
-                    "write": round(written - rendered, 6)},
-        "scene_cached": hit, "worker": f"{socket.gethostname()}:{os.getpid()}",
-    }
+    return graph, outputs
 
 
 def _flat(properties: dict) -> dict:

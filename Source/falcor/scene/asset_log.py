@@ -101,6 +101,17 @@ def recording_assets():
         recorders.remove(files)
 
 
+@contextlib.contextmanager
+def unrecorded():
+    """Files read while the block runs are not inputs (a cache reading its own file)."""
+    saved = _thread.__dict__.get("recorders", [])
+    _thread.recorders = []
+    try:
+        yield
+    finally:
+        _thread.recorders = saved
+
+
 def _is_read(mode, flags) -> bool:
     if isinstance(mode, str):
         return not any(c in mode for c in "wax+")

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .. import falcor_ext as _ext
 from . import cache_contents
-from .asset_log import record_asset, recording_assets
+from .asset_log import record_asset, recording_assets, unrecorded
 from .scene_builder import SceneBuilderFlags
 
 FORMAT = 2  # 2: data-only contents (1 pickled them)
@@ -138,8 +138,11 @@ def write(path: Path, assets: dict, contents: bytes, native_scene) -> None:
 
 def read(path: Path) -> tuple:
     """(contents, byte offset of the native geometry) of a cache file whose inputs are unchanged.
-    Raises CacheError (stale or damaged)."""
-    with open_regular_file(path) as f:
+    Raises CacheError (stale or damaged). The inputs it checks are recorded as files the load read
+    (falcor.scene.asset_log); the cache file itself is not an input."""
+    with unrecorded():
+        opened = open_regular_file(path)
+    with opened as f:
         if f.read(len(_MAGIC)) != _MAGIC:
             raise CacheError("not a scene cache file")
         size = f.read(8)
