@@ -59,14 +59,14 @@ def _check_arguments(scene, spp, width, height, max_bounces, integrator, propert
         raise TypeError(f"falcor.render: properties must be a dict of pass properties or None, not {type(properties).__name__}")
     if isinstance(time, bool) or not isinstance(time, numbers.Real):
         raise TypeError(f"falcor.render: time must be a number of seconds, not {type(time).__name__}")
-    if not (math.isfinite(time) and time >= 0):
+    if not (math.isfinite(time) and float(time) >= 0):
         raise ValueError(f"falcor.render: time must be finite and not negative (seconds), not {time}")
 
 
 def _check_integer(name: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"falcor.render: {name} must be an integer from {low} to {high}, not {type(value).__name__}")
-    if not low <= value <= high:
+    if not low <= int(value) <= high:
         raise ValueError(f"falcor.render: {name} must be from {low} to {high}, not {value}")
 
 

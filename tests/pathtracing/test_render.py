@@ -81,6 +81,22 @@ def test_a_render_leaves_the_scene_as_it_was():
     assert np.array_equal(owner_frames(interrupt=True), owner_frames(interrupt=False))
 
 
+def test_edits_made_before_a_render_still_reach_the_owner():
+    """The render shows the owner's edits, and the owner's next update still reports them."""
+    scene = animated_scene()
+    scene.animated = False
+    scene.update(0.0)
+    scene.lights[0].intensity = falcor.float3(9)
+    scene.camera.focalLength = 35
+    scene.materials[0].baseColor = falcor.float4(0.2, 0.4, 0.6, 1)
+    scene.renderSettings = falcor.SceneRenderSettings(useAnalyticLights=False)
+    dark = falcor.render(scene, spp=1, width=8, height=8)
+    assert dark.max() == 0  # no analytic lights: the render saw the edit
+    F = falcor.SceneUpdateFlags
+    assert scene.update(0.0) == F.LightIntensityChanged | F.CameraPropertiesChanged | F.MaterialsChanged | F.RenderSettingsChanged
+    assert scene.native.get_light(0)["intensity"] == pytest.approx((9, 9, 9))
+
+
 def test_a_loaded_scene_renders_the_same_bits_every_time():
     scene = falcor.load_scene(str(SCENES / "CornellBox.pyscene"))
     first = falcor.render(scene, spp=3, width=20, height=12, seed=5)

@@ -91,6 +91,27 @@ def test_animated_node_moves_instances_and_keeps_previous_matrices():
     assert native.get_instance(0)["world"][0, 3] == pytest.approx(0.0)  # static transform back
 
 
+def test_a_saved_frame_state_puts_instances_and_rays_back():
+    def animate(builder, node):
+        a = Animation("slide", node, 2.0)
+        a.addKeyframe(0.0, Transform(translation=float3(0, 0, 0)))
+        a.addKeyframe(2.0, Transform(translation=float3(4, 0, 0)))
+        builder.addAnimation(a)
+
+    scene = quad_scene(animate=animate)
+    native = scene.native
+    saved, count = native.save_frame_state(), native.update_count
+    scene.update(1.0)  # the quad moves to x in [1.5, 2.5]
+    o, d = rays_down([(2.0, 0.0), (0.0, 0.0)])
+    assert list(scene.cast_rays(o, d)["hit"]) == [True, False]
+    native.restore_frame_state(saved)
+    assert native.get_instance(0)["world"][0, 3] == 0.0 and list(scene.cast_rays(o, d)["hit"]) == [False, True]
+    assert scene.bounds.min_point.x == pytest.approx(-0.5)
+    assert native.update_count > count + 1  # still counting: caches keyed by it rebuild
+    with pytest.raises(falcor.RuntimeError, match="saved from another scene"):
+        quad_scene().native.restore_frame_state(saved)
+
+
 def test_animated_light_and_camera_follow_their_nodes():
     light = PointLight("l")
     camera = falcor.Camera("c")

@@ -269,7 +269,7 @@ class Scene(SceneLighting):
         self._push_edits(moved_nodes)
         return SceneUpdateFlags(self.native.update(extra))
 
-    def _push_edits(self, moved_nodes: set = frozenset()) -> None:
+    def _push_edits(self, moved_nodes: set) -> None:
         """Sends the snapshot what changed (animated objects on `moved_nodes` follow their nodes);
         its next update reports it."""
         self._update_camera(moved_nodes)
@@ -288,11 +288,11 @@ class Scene(SceneLighting):
         lock per scene); each starts a new frame history, so it renders the same bits whatever
         ran before. Afterwards the scene is as its owner left it: cameras, lights, animation
         state and the snapshot's frame state (instance matrices, camera jitter and history) are
-        put back. The owner's edits not yet pushed are pushed first: the render shows them, and
-        the owner's next update still reports them. Edits from other threads during the render
-        are not supported (as with any render of the scene)."""
+        put back. The owner's edits not yet sent to the snapshot are sent first, before the save:
+        the render shows them, and the owner's next update still reports them. Edits from other
+        threads during the render are not supported (as with any render of the scene)."""
         with self._borrow_lock:
-            self._push_edits()
+            self._push_edits(set())
             saved = self._save_frame_state()
             try:
                 self.reset_frame_history()
