@@ -249,6 +249,14 @@ def test_textures_pickle_with_every_subresource():
         falcor.Texture.__new__(falcor.Texture).__setstate__((0, 5, 3, 1, texture.format, 1, 1, "", b"short"))
 
 
+def test_a_forged_texture_state_is_refused_before_allocating():
+    """A state claiming 16384 x 16384 x 2048 float texels with one byte of data raises at once
+    instead of allocating terabytes."""
+    texture = falcor.Texture.__new__(falcor.Texture)
+    with pytest.raises(falcor.RuntimeError, match="at least"):
+        texture.__setstate__((1, 16384, 16384, 1, falcor.ResourceFormat.RGBA32Float, 2048, 1, "", b"x"))
+
+
 def test_mogwai_use_cache(scene_file, tmp_path):
     script = tmp_path / "load.py"
     script.write_text(f"m.loadScene(r'{scene_file}')\nprint('meshes', m.scene.stats['meshCount'])\n")
