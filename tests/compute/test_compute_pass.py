@@ -488,3 +488,24 @@ def test_unbound_resources_of_one_kernel_never_show_another_kernels_writes(tmp_p
         writer.execute(1)
         reader.execute(1)
         assert out.to_numpy().view(np.float32).tolist() == [0.0] * 6
+
+
+def test_64_bit_integers_are_assigned_exactly(tmp_path, device):
+    p = falcor.ComputePass(device, file=shader(tmp_path, """
+        uniform uint64_t2 wide;
+        uniform int64_t narrow;
+        RWStructuredBuffer<uint64_t> out;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid: SV_DispatchThreadID) { out[0] = wide.x; out[1] = wide.y; out[2] = uint64_t(narrow); }
+    """))
+    # numpy holds [0, 2**64 - 1] as float64, where 2**64 - 1 rounds to 2**64.
+    p.globals.wide = [0, 2**64 - 1]
+    p.globals.narrow = 2**63 - 1
+    out = device.create_structured_buffer(struct_size=8, element_count=3)
+    p.globals.out = out
+    p.execute(1)
+    assert out.to_numpy().view(np.uint64).tolist() == [0, 2**64 - 1, 2**63 - 1]
+    for wrong in ([0, 2**64], [-1, 0], [0.5, 1], [float("nan"), 1]):
+        with pytest.raises(ShaderVarError, match="wide"):
+            p.globals.wide = wrong
+    assert p.globals.wide.tolist() == [0, 2**64 - 1]

@@ -244,14 +244,21 @@ class ShaderVar:
             self._type_error(value)
         if array.size != int(np.prod(layout.shape, dtype=int)):
             self._type_error(value, f"{array.size} component(s)")
-        if layout.dtype.kind in _INT_KINDS:
-            if array.dtype.kind == "f" and not np.all(np.equal(np.mod(array, 1), 0)):
-                self._type_error(value, "a non-integer")
-            info = np.iinfo(layout.dtype) if layout.dtype.kind != "b" else None
-            if info is not None and (np.any(array < info.min) or np.any(array > info.max)):
+        converted = self._exact_integers(value) if layout.dtype.kind in _INT_KINDS else array.astype(layout.dtype)
+        self._block.data[self._offset:self._offset + layout.size] = converted.reshape(-1).view(np.uint8)
+
+    def _exact_integers(self, value) -> np.ndarray:
+        """`value` in the variable's integer type, checked on Python integers: numpy holds integers
+        beyond int64 (and mixes of them) as rounded float64, which would pass or fail wrongly."""
+        values = np.asarray(value, dtype=object).reshape(-1).tolist()
+        if not all(isinstance(v, (int, np.integer)) or float(v).is_integer() for v in values):
+            self._type_error(value, "a non-integer")
+        integers = [int(v) for v in values]
+        if self._layout.dtype.kind != "b":
+            info = np.iinfo(self._layout.dtype)
+            if not all(info.min <= v <= info.max for v in integers):
                 self._type_error(value, f"{value!r} (out of range)")
-        converted = array.astype(layout.dtype).reshape(-1)
-        self._block.data[self._offset:self._offset + layout.size] = converted.view(np.uint8)
+        return np.array(integers, self._layout.dtype)
 
 
 def _is_numeric(value) -> bool:
