@@ -90,10 +90,13 @@ def test_unset_divisor_global_of_a_compute_pass(tmp_path):
             out[4] = (int2(3, -4) % vdivisor).y;
             out[5] = int(0x80000000) / (divisor - 1);   // INT_MIN / -1
             out[6] = 1 << (divisor + 33);
+            int2x2 m = int2x2(1, 2, 3, 4) / int2x2(divisor, 1, 1, divisor);
+            out[7] = m[0][0];
+            out[8] = m[0][1];
         }
     """))
     kernel = falcor.ComputePass(file=path)
-    out = falcor.Buffer(7 * 4)
+    out = falcor.Buffer(9 * 4)
     kernel.globals.out = out
     kernel.execute(1)
-    assert out.to_numpy().view(np.int32).tolist() == [-1, -1, -1, -1, -1, -2**31, 2]
+    assert out.to_numpy().view(np.int32).tolist() == [-1, -1, -1, -1, -1, -2**31, 2, -1, 2]
