@@ -212,8 +212,10 @@ class _Document:
     def _scalar(self, node, keypath: tuple):
         try:
             return self.loader.construct_object(node, deep=True)
-        except (ValueError, OverflowError) as e:  # a tagged or timestamp-like scalar Python can't represent
-            raise self.error(keypath, node.start_mark.line + 1, f"can't read the value {node.value!r}: {e}") from None
+        except yaml.MarkedYAMLError:
+            raise
+        except Exception as e:  # PyYAML converts tagged scalars unchecked: `!!bool x` raises KeyError, `!!timestamp x` AttributeError
+            raise self.error(keypath, node.start_mark.line + 1, f"can't read the value {node.value!r}: {type(e).__name__}: {e}") from None
 
 
 # ---- values ----
