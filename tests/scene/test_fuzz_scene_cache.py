@@ -79,6 +79,8 @@ HOSTILE = st.sampled_from([
     {{"tuple": [{{"object": 0}}] * 3}}, {{"dict": [[[], 1]]}}, {{"dict": [[{{"object": 0}}, 1]]}}, {{"path": 5}},
     ["posix.system", {{}}], ["falcor.scene.scene.SceneContents", {{"__class__": "x"}}], ["<f4", [2**40], 0],
     ["|O", [1], 0], ["<f8", [-1], 0], [1, 16384, 16384, 1, "RGBA32Float", 2048, 1, "", 0],
+    [1, 20000, 4, 1, "RGBA8Unorm", 1, 1, "", 0], [1, 4, 4, 1, "Unknown", 1, 1, "", 0], [9, 4, 4, 1, "RGBA8Unorm", 1, 1, "", 0],
+    [1, 4, 4, 1, "RGBA8Unorm", 1, 1, "", []], [1, 4, 4, 1, "RGBA8Unorm", 1, 1, [], 0], {{"enum": "falcor.scene.scene_builder.SceneBuilderFlags", "value": 2**70}},
 ])
 HEADER_VALUES = st.sampled_from([None, 5, "x", [], {{}}, {{"/dev/zero": "0" * 64}}, {{"/proc/self/mem": ""}},
                                  {{str(folder / "fifo"): ""}}, 2**62, -1, nested(100), cache.FORMAT])

@@ -354,6 +354,27 @@ def test_forged_contents_with_a_valid_checksum_are_rejected(scene_file, imports,
     assert len(imports) == 2 and "not used" in out and message in out, out
 
 
+@pytest.mark.parametrize("entry, message", [
+    ([1, 16384, 16384, 1, "RGBA32Float", 2048, 1, "", 0], "at least"),  # would be terabytes: refused unallocated
+    ([1, 20000, 4, 1, "RGBA8Unorm", 1, 1, "", 0], "exceeds the limit"),
+    ([1, 4, 4, 1, "NoSuchFormat", 1, 1, "", 0], "format is unknown"),
+    ([1, 4, 4, 1, "RGBA8Unorm", 1, 1, "", [0]], "data is not an integer"),
+])
+def test_forged_textures_are_refused_before_allocating(scene_file, entry, message):
+    from falcor.scene import cache_contents
+    from falcor.scene.scene import build_contents
+
+    builder = SceneBuilder()
+    builder.importScene(scene_file)
+    data = cache_contents.encode(build_contents(builder)[0])
+    (size,) = struct.unpack("<Q", data[:8])
+    doc = json.loads(data[8:8 + size])
+    doc["textures"][0] = entry[:8] + [doc["textures"][0][8] if entry[8] == 0 else entry[8]]
+    raw = json.dumps(doc).encode()
+    with pytest.raises(cache_contents.ContentsError, match=message):
+        cache_contents.decode(struct.pack("<Q", len(raw)) + raw + data[8 + size:])
+
+
 def structure(value, memo):
     """A comparable form of an object graph: exact types, values, array bytes, texture states,
     and which scene objects are shared."""

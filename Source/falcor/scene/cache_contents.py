@@ -6,12 +6,11 @@ Reading it runs no code the file names. Objects are made only of the scene class
 dicts, paths, enum members and math vectors of those classes, numpy arrays of plain dtypes, and
 textures. Everything is checked as it is read: names, types, nesting depth, array shapes against
 the bytes present (arrays may not overlap, so a file can't make the reader allocate more than it
-holds), texture sizes (Texture's unpickling checks the bytes before allocating). Anything else
-raises `ContentsError`.
+holds), texture sizes (Texture's unpickling checks the bytes before allocating; each texture has
+data of its own). Anything else raises `ContentsError`.
 """
 from __future__ import annotations
 
-import enum
 import json
 import os
 import struct
@@ -78,18 +77,16 @@ class _Writer:
     def value(self, v, depth: int = 0):
         if depth > MAX_DEPTH:
             raise TypeError(f"values nested deeper than {MAX_DEPTH} levels")
-        if v is None or isinstance(v, (bool, str)) or type(v) in (int, float):
+        if v is None or type(v) in (bool, int, float, str):
             return v
-        if isinstance(v, enum.Enum) and _name(type(v)) in _table("enums"):
-            return {"enum": _name(type(v)), "value": v.value}
-        if isinstance(v, (int, float)):  # int and float subclasses (float16_t): the plain value
-            return float(v) if isinstance(v, float) else int(v)
         if type(v) is list:
             return [self.value(x, depth + 1) for x in v]
         if type(v) is tuple:
             return {"tuple": [self.value(x, depth + 1) for x in v]}
         if type(v) is dict:
             return {"dict": [[self.value(k, depth + 1), self.value(x, depth + 1)] for k, x in v.items()]}
+        if _name(type(v)) in _table("enums"):
+            return {"enum": _name(type(v)), "value": v.value}
         if isinstance(v, PurePath):
             return {"path": os.fspath(v)}
         if _name(type(v)) in _table("vectors"):
@@ -166,6 +163,7 @@ class _Reader:
         self.textures = _list(doc.get("textures"), "the texture table")
         self.object_states = _list(doc.get("objects"), "the object table")
         self.made: dict = {}  # (kind, index) -> the array or texture made from it
+        self.texture_data: set = set()  # arrays textures were made of: each backs one, so textures fit in the file too
         self.objects = [self._new_object(entry) for entry in self.object_states]
         for obj, (_, state) in zip(self.objects, self.object_states):
             self._fill(obj, state)
@@ -227,7 +225,7 @@ class _Reader:
             _check(cls is not None, f"'{payload}' is not a scene enum")
             try:
                 return cls(rest[0][1])
-            except (ValueError, TypeError) as e:
+            except (ValueError, TypeError, OverflowError) as e:
                 raise ContentsError(f"{payload}: {e}") from None
         if tag == "vector" and rest and rest[0][0] == "values":
             cls = _table("vectors").get(payload) if type(payload) is str else None
@@ -269,11 +267,13 @@ class _Reader:
                 _check(type(n) is int and 0 <= n < 2**32, f"texture {index}'s {what} is invalid")
             _check(type(fmt) is str and fmt in _ext.ResourceFormat.__members__, f"texture {index}'s format is unknown")
             _check(type(name) is str, f"texture {index}'s name is not a string")
+            _check(_int(data, f"texture {index}'s data") not in self.texture_data, f"texture {index} shares its data with another texture")
+            self.texture_data.add(data)
             texture = _ext.Texture.__new__(_ext.Texture)
             try:
                 texture.__setstate__((kind, width, height, depth, _ext.ResourceFormat.__members__[fmt], array_size, mips, name,
                                       self.array(data).tobytes()))
-            except (_ext.RuntimeError, TypeError) as e:
+            except (_ext.RuntimeError, TypeError, MemoryError) as e:  # MemoryError: a size beyond the limits, refused unallocated
                 raise ContentsError(f"texture {index}: {e}") from None
             self.made["texture", index] = texture
         return self.made["texture", index]
