@@ -118,6 +118,9 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
         return;
     }
     warnUnsupportedOnce();
+    // As in Falcor, connecting either output turns the pixel stats on (and they stay on).
+    if (renderData["rayCount"] || renderData["pathLength"])
+        mParams.pixelStatsEnabled = true;
     const Scene& scene = *mpScene;
     // Scenes edited without the graph being told (a script calling g.execute() directly) still
     // render their current lights: rebuild whenever the scene changed since the last build.
@@ -168,7 +171,11 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
         PathState path = startPath(s);
         integrator.tracePath(path, sg);
         r.color += path.L;
-        r.addStats(path, integrator.getTerminatedPathLength(path));
+        r.addRays(path);
+        // Falcor writes (not adds) each sample's path length, from the last sample down to
+        // sample 0: sample 0's stays. Camera rays that missed write nothing (0).
+        if (s == 0 && primaryHit.isValid())
+            r.stats.pathLength = integrator.getTerminatedPathLength(path);
         if (integrator.getOutputs().guide)
         {
             GuideData& g = r.guide;
@@ -183,20 +190,23 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
         const float3 nrdRadiance = primaryHit.isValid() ? path.L : float3(0.f);
         r.nrd.add(path.nrdFlags.pathType(), nrdRadiance, path.nrd, r.nrdPrimary.diffuseReflectance);
     }
-    // The guide paths: Falcor's guide passes loop over the samples from the last to the first,
-    // each overwriting the pixel, so sample 0's is the one that stays.
+    // The guide paths: Falcor's guide passes trace every sample's, from the last to the first,
+    // each overwriting the pixel, so sample 0's is the one that stays (and every sample's rays
+    // count).
     if (!integrator.getOutputs().nrdAdditional)
         return r;
     const bool demodulate = mParams.useNRDDemodulation;
     r.deltaReflection = r.deltaTransmission = NRDDeltaGuide::make(demodulate, float3(0.f), float3(0.f), -dir, 0.f, kNRDInvalidPathLength);
     r.deltaTransmission.posW = float3(0.f);
-    if (spp > 0 && primaryHit.isValid())
+    if (!primaryHit.isValid())
+        return r;
+    for (uint32_t s = spp; s-- > 0;)
     {
-        SampleGenerator sgReflection = generators[0], sgTransmission = generators[0];
-        PathState reflection = startPath(0), transmission = startPath(0);
+        SampleGenerator sgReflection = generators[s * stride], sgTransmission = generators[s * stride];
+        PathState reflection = startPath(s), transmission = startPath(s);
         r.deltaReflection = integrator.traceDeltaReflectionGuide(reflection, sgReflection);
         r.deltaTransmission = integrator.traceDeltaTransmissionGuide(transmission, sgTransmission);
-        r.addStats(reflection, 0), r.addStats(transmission, 0);
+        r.addRays(reflection), r.addRays(transmission);
     }
     return r;
 }
@@ -236,7 +246,7 @@ PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderDat
             for (uint32_t x = 0; x < frameDim.x(); ++x)
                 spp[x] = std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp);
         // Falcor seeds sample s of a frame with frame.seed * maxSpp + s; generator of (x, s) at s * width + x.
-        const uint32_t rowSpp = std::max(1u, *std::max_element(spp.begin(), spp.end())); // At least sample 0 (the guide paths').
+        const uint32_t rowSpp = std::max(1u, *std::max_element(spp.begin(), spp.end())); // At least one: pixels point into the row.
         std::vector<SampleGenerator> generators(size_t(rowSpp) * frameDim.x(), SampleGenerator(uint2(0u), 0u));
         for (uint32_t s = 0; s < rowSpp; ++s)
             SampleGenerator::createRow(0, y, frameDim.x(), frame.seed * maxSpp + s, &generators[size_t(s) * frameDim.x()]);

@@ -31,8 +31,13 @@ namespace falcor
 /// Sample numbers: sample s of a pixel in frame f draws from the generator seeded with
 /// (pixel, seed · maxSpp + s), seed = f (or fixedSeed): the same bits on any thread count.
 ///
+/// Ray counts (`rayCount`, `pixelStats`) are Falcor's PixelStats: per pixel, the closest-hit
+/// rays after the primary hit (the V-buffer's) and the shadow rays of every sample and NRD guide
+/// path; `pathLength` is sample 0's bounce count (Falcor's samples overwrite it, sample 0 last).
+///
 /// Python: `reset()` restarts the frame count, rw `useFixedSeed`, `fixedSeed`, `pixelStats` (rw
-/// `enabled`, ro `stats`: ray and vertex counts of the last frame); `set_properties`.
+/// `enabled`, turned on for good by connecting `rayCount` or `pathLength`, as in Falcor; ro
+/// `stats`: ray and vertex counts of the last frame); `set_properties`.
 class PathTracer : public RenderPass
 {
     FALCOR_PLUGIN_CLASS(PathTracer, "PathTracer", "Reference path tracer.");

@@ -38,7 +38,8 @@ bool isGuideOutput(PathTracerOutput output);
 bool isNRDOutput(PathTracerOutput output);
 bool isNRDGuidePathOutput(PathTracerOutput output);
 
-/// Ray and vertex counts (Falcor's PixelStats).
+/// Ray and vertex counts (Falcor's PixelStats): sums over a pixel's samples and NRD guide paths,
+/// except the path length, which is sample 0's (see PathTracer::tracePixel).
 struct PathTracerRayStats
 {
     uint64_t visibilityRays = 0, closestHitRays = 0, pathVertices = 0, pathLength = 0;
@@ -60,10 +61,11 @@ struct PathTracerPixel
     NRDPrimaryHit nrdPrimary;
     NRDDeltaGuide deltaReflection, deltaTransmission;
 
-    void addStats(const PathState& path, uint32_t pathLength)
+    /// Adds one path's rays and vertices (the pixel's path length is set separately).
+    void addRays(const PathState& path)
     {
         stats.visibilityRays += path.visibilityRays, stats.closestHitRays += path.closestHitRays;
-        stats.pathVertices += path.pathVertices, stats.pathLength += pathLength;
+        stats.pathVertices += path.pathVertices;
     }
     /// One output's texel, from `spp` samples.
     float4 texel(PathTracerOutput output, uint32_t spp) const;

@@ -182,7 +182,7 @@ def test_env_map_edits_show_on_the_next_frame():
 
 
 def test_pixel_stats_count_the_rays_traced():
-    g = vbuffer_graph("PathTracer", {"maxSurfaceBounces": 2}, {"samplePattern": "Center"}, outputs=("color", "rayCount", "pathLength"))
+    g = vbuffer_graph("PathTracer", {"maxSurfaceBounces": 2}, {"samplePattern": "Center"}, outputs=("color",))
     m = make_renderer(SCENES / "CornellBox.pyscene", 32, 32, g)
     tracer = g.get_pass("tracer")
     assert "pixelStats" in dir(tracer)
@@ -190,6 +190,8 @@ def test_pixel_stats_count_the_rays_traced():
     m.renderFrame()
     assert tracer.pixelStats.stats["totalRays"] == 0  # Disabled: nothing reported.
     tracer.pixelStats.enabled = True
+    g.mark_output("tracer.rayCount")
+    g.mark_output("tracer.pathLength")
     m.renderFrame()
     stats = tracer.pixelStats.stats
     rays = np.asarray(g.getOutput("tracer.rayCount")).astype(np.int64)
