@@ -5,6 +5,8 @@ import os
 import signal
 import time
 
+import pytest
+
 from falcor import batch
 from batch_helpers import CORNELL, children, cli, manifest_rows, outputs, start_cli, write_job
 
@@ -72,7 +74,10 @@ def test_a_worker_killed_mid_task_is_replaced(tmp_path):
     assert len({row["worker"] for row in rows}) >= 3
 
 
-def test_workers_and_the_resource_tracker_exit_when_the_coordinator_is_killed(tmp_path):
+@pytest.mark.parametrize("executor", ["--processes", "--workers"])
+def test_workers_and_the_resource_tracker_exit_when_the_coordinator_is_killed(tmp_path, executor):
+    """Local workers (a process pool, or a Dask LocalCluster's nannies and workers) and
+    multiprocessing's resource tracker die with a coordinator killed by SIGKILL."""
     import psutil
 
     def running(process):
@@ -81,11 +86,11 @@ def test_workers_and_the_resource_tracker_exit_when_the_coordinator_is_killed(tm
         except psutil.NoSuchProcess:
             return False
 
-    run = start_cli("run", write_job(tmp_path, **SLOW), "--processes", "2", "--no-progress")
+    run = start_cli("run", write_job(tmp_path, **SLOW), executor, "2", "--no-progress")
     wait_for_rows(tmp_path / "job_out", 1, run)
-    descendants = psutil.Process(run.pid).children(recursive=True)  # the pool's workers and the resource tracker
+    descendants = psutil.Process(run.pid).children(recursive=True)
     try:
-        assert len(descendants) >= 3, descendants
+        assert len(descendants) >= 3, descendants  # two workers and the resource tracker
         run.send_signal(signal.SIGKILL)
         run.wait()
         deadline = time.monotonic() + 10
