@@ -50,6 +50,17 @@ def test_an_animated_scene_renders_at_one_time():
     assert not np.array_equal(at_half, falcor.render(scene, spp=3, width=24, height=16, time=1.0))
 
 
+def test_an_animated_scene_renders_the_same_bits_on_one_and_two_threads():
+    scene, threads = animated_scene(), falcor.get_thread_count()
+    try:
+        falcor.set_thread_count(1)
+        one = falcor.render(scene, spp=2, width=24, height=16, time=0.8)
+        falcor.set_thread_count(2)
+        assert np.array_equal(one, falcor.render(scene, spp=2, width=24, height=16, time=0.8))
+    finally:
+        falcor.set_thread_count(threads)
+
+
 def scene_state(scene: falcor.Scene) -> list:
     """What a user (or a render graph) can see of a scene between frames."""
     native = scene.native
