@@ -341,10 +341,8 @@ def load_job(path) -> Job:
                ("times" if "times" in data else "frames",): len(frames)}
     _check_count(r, max(factors, key=factors.get), math.prod(factors.values()), "tasks (scenes x settings x cameras x frames)")
     job.tasks = _expand(job, frames, cameras, camera_path, settings, continuous="times" not in data)
-    if outputs is not None:
-        # auto: png or exr, names of the same length; the graph's channel masks are checked in worker.validate.
-        check_file_names(job, [(("outputs", i), o.name, "", "png" if o.format == "auto" else o.format)
-                               for i, o in enumerate(outputs)])
+    if outputs is not None:  # with the graph's channel masks too in worker.validate
+        check_file_names(job, [(("outputs", i), o.name, "", o.format) for i, o in enumerate(outputs)])
     return job
 
 
@@ -569,11 +567,12 @@ def capture_name(base: str, output: str, frame: int, mask_suffix: str, ext: str)
 def check_file_names(job: Job, captures: list[tuple[tuple, str, str, str]]) -> None:
     """Refuses a job whose longest file name, or path, is more than the output folder's file system
     allows (else every task would render, then fail to write, on every retry). `captures`: (key
-    path naming it, output, mask suffix, extension) of every file a task writes."""
+    path naming it, output, mask suffix, format) of every file a task writes."""
     if not job.tasks or not captures:
         return
     task = max(job.tasks, key=lambda t: len(f"{t.base_name}{t.frame}".encode()))
-    keypath, output, suffix, ext = max(captures, key=lambda c: len(f"{c[1]}{c[2]}{c[3]}".encode()))
+    keypath, output, suffix, fmt = max(captures, key=lambda c: len(f"{c[1]}{c[2]}".encode()))
+    ext = "png" if fmt == "auto" else fmt  # every format's extension has 3 letters (auto: png or exr)
     # Files are written under a longer temporary name first.
     name = image_io.temporary_path(Path(capture_name(task.base_name, output, task.frame, suffix, ext))).name
     name_max, path_max = _name_limits(job.output_dir)

@@ -63,8 +63,7 @@ def load_graph(job: Job):
 def _check_file_names(job: Job, graph) -> None:
     """The names of the files tasks write, with the graph's channel masks, fit the file system."""
     listed = {o.name: i for i, o in enumerate(job.outputs or [])}
-    captures = [(("outputs", listed[name]) if name in listed else ("graph",), name, capture.mask_suffix(mask) or "",
-                 "png" if fmt == "auto" else fmt)  # auto: png or exr, names of the same length
+    captures = [(("outputs", listed[name]) if name in listed else ("graph",), name, capture.mask_suffix(mask) or "", fmt)
                 for name, mask, fmt in _mark_outputs(job, graph)]
     check_file_names(job, captures)
 
