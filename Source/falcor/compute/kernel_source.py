@@ -96,8 +96,10 @@ def _cast_end(code: str, i: int) -> int:
             i += 1
     if code[i] == "(":
         i = _group_end(code, i)
-        if code[i] == "(" or _NAME.match(code, i) or _NUMBER.match(code, i):
-            return _cast_end(code, i)  # `(type)operand`; also `(f)(args)`, of the same extent
+        # `(type)operand` (a binary operator would follow a space); also `(f)(args)`, of the same extent.
+        postfix = code.startswith(("->", "++", "--"), i)
+        if (code[i] in "(-+!~*&" and not postfix) or _NAME.match(code, i) or _NUMBER.match(code, i):
+            return _cast_end(code, i)
     elif m := _NAME.match(code, i):
         i = m.end()
         if code[i] == "<":  # a template: `Vector<int32_t, 2> {x, y}`, `slang_bit_cast<T*>(p)`
