@@ -19,7 +19,7 @@ def hashes(files) -> dict[str, str]:
 
 def stats(inputs: dict) -> dict:
     """{path: (size, modification time)}: a cheap check that files are as they were."""
-    result = {}
+    result: dict = {}
     for path in inputs:
         try:
             st = os.stat(path)

@@ -156,6 +156,14 @@ def _list(v, what: str) -> list:
     return v
 
 
+def _known(kind: str, name, what: str):
+    """The class of `kind` (see _table) called `name`; ContentsError if there is none."""
+    cls = _table(kind).get(name) if type(name) is str else None
+    if cls is None:
+        raise ContentsError(f"'{name}' is not {what}")
+    return cls
+
+
 class _Reader:
     def __init__(self, doc: dict, blob: memoryview) -> None:
         self.blob = blob
@@ -174,7 +182,8 @@ class _Reader:
         for i, entry in enumerate(table):
             _check(type(entry) is list and len(entry) == 3, f"array {i} is malformed")
             dtype = _DTYPES.get(entry[0]) if type(entry[0]) is str else None
-            _check(dtype is not None, f"array {i} has an unknown type")
+            if dtype is None:
+                raise ContentsError(f"array {i} has an unknown type")
             shape = [_int(n, f"array {i}'s shape") for n in _list(entry[1], f"array {i}'s shape")]
             _check(len(shape) <= 8 and min(shape, default=0) >= 0, f"array {i} has an invalid shape")
             offset = _int(entry[2], f"array {i}'s offset")
@@ -186,9 +195,7 @@ class _Reader:
 
     def _new_object(self, entry):
         _check(type(entry) is list and len(entry) == 2 and type(entry[1]) is dict, "an object entry is malformed")
-        cls = _table("objects").get(entry[0]) if type(entry[0]) is str else None
-        _check(cls is not None, f"'{entry[0]}' is not a scene class")
-        return object.__new__(cls)
+        return object.__new__(_known("objects", entry[0], "a scene class"))
 
     def _fill(self, obj, state: dict) -> None:
         slots = {s for c in type(obj).__mro__ for s in c.__dict__.get("__slots__", ())}
@@ -221,15 +228,13 @@ class _Reader:
             _check(type(payload) is str, "a path is not a string")
             return Path(payload)
         if tag == "enum" and rest and rest[0][0] == "value":
-            cls = _table("enums").get(payload) if type(payload) is str else None
-            _check(cls is not None, f"'{payload}' is not a scene enum")
+            cls = _known("enums", payload, "a scene enum")
             try:
                 return cls(rest[0][1])
             except (ValueError, TypeError, OverflowError) as e:
                 raise ContentsError(f"{payload}: {e}") from None
         if tag == "vector" and rest and rest[0][0] == "values":
-            cls = _table("vectors").get(payload) if type(payload) is str else None
-            _check(cls is not None, f"'{payload}' is not a vector type")
+            cls = _known("vectors", payload, "a vector type")
             try:
                 return cls(_list(rest[0][1], "a vector's values"))
             except (ValueError, TypeError, OverflowError) as e:
