@@ -5,8 +5,8 @@ searched first for assets while it runs. A first line like `# scene.fbx` (the le
 rejected, and so is a script importing itself (directly or through others). Any error inside the
 script becomes an `ImporterError` naming the file and line.
 
-The import state (the scripts being run, their builders, their folders on the asset resolver's
-search path) belongs to the importing thread: pyscenes load on several threads at once, even the
+The import state (the scripts being run, their folders on the asset resolver's search path)
+belongs to the importing thread: pyscenes load on several threads at once, even the
 same file, and neither sees nor undoes the others' state.
 """
 from __future__ import annotations
@@ -24,18 +24,13 @@ from .importers import error, register_importer
 
 _LEGACY_HEADER = re.compile(r"#\s+[\w-]+\.\w{1,10}", re.ASCII)
 
+
 class _ImportState(threading.local):
     def __init__(self) -> None:
-        self.importing: set = set()  # absolute paths of the pyscenes being executed (recursion guard)
-        self.builders: list = []     # stack of the builders of running pyscenes
+        self.importing: set = set()  # absolute paths of the pyscenes this thread is running (recursion guard)
 
 
 _state = _ImportState()
-
-
-def active_scene_builder():
-    """The SceneBuilder of the pyscene being executed on this thread, or None."""
-    return _state.builders[-1] if _state.builders else None
 
 
 def import_pyscene(path, builder, dict_=None) -> None:
@@ -59,15 +54,16 @@ def _has_legacy_header(script: str) -> bool:
 
 
 @contextlib.contextmanager
-def _scoped_import(builder, path):
-    with contextlib.ExitStack() as scope:
-        if path is not None:
-            _state.importing.add(path)
-            scope.callback(_state.importing.discard, path)
-            scope.enter_context(thread_search_path(path.parent))
-        _state.builders.append(builder)
-        scope.callback(_state.builders.pop)
+def _scoped_import(path):
+    if path is None:
         yield
+        return
+    _state.importing.add(path)
+    try:
+        with thread_search_path(path.parent):
+            yield
+    finally:
+        _state.importing.discard(path)
 
 
 @contextlib.contextmanager
@@ -85,7 +81,7 @@ def _run(script: str, path, builder) -> None:
     if _has_legacy_header(script):
         raise error(path, "Python scene is using old header comment syntax. Use the new 'sceneBuilder' object instead.")
     filename = str(path) if path is not None else "<pyscene>"
-    with _scoped_import(builder, path):
+    with _scoped_import(path):
         context = {"__builtins__": script_builtins(), "__name__": "__main__", "__file__": filename}
         exec("from falcor import *", context)
         context["sceneBuilder"] = builder
