@@ -16,28 +16,24 @@ TYPES = {"int": np.int32, "uint": np.uint32, "int64_t": np.int64, "uint64_t": np
 
 
 def expected(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The documented rule, element by element (Python integers, wrapped to the type)."""
-    dtype = a.dtype
-    bits = dtype.itemsize * 8
-    info = np.iinfo(dtype)
+    """The documented rule, element by element, on Python integers wrapped to the type."""
+    info, bits = np.iinfo(a.dtype), a.dtype.itemsize * 8
 
-    def one(x, y):
-        x, y = int(x), int(y)
-        if op in "/%" and y == 0:
-            return -1 if info.min < 0 else info.max
-        if op == "/":
-            q = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)   # truncated toward zero
-            return (q - info.min) % 2**bits + info.min if info.min < 0 else q
-        if op == "%":
-            return x - y * int(one.q(x, y))
-        count = y % bits
+    def wrap(v: int) -> int:
+        v %= 2**bits
+        return v - 2**bits if v > info.max else v
+
+    def one(x: int, y: int) -> int:
         if op == "<<":
-            v = (x << count) % 2**bits
-            return v - 2**bits if info.min < 0 and v > info.max else v
-        return x >> count
+            return wrap(x << y % bits)
+        if op == ">>":
+            return x >> y % bits
+        if y == 0:
+            return wrap(-1)                                              # all bits set
+        quotient = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)   # truncated toward zero
+        return wrap(quotient) if op == "/" else x - y * quotient
 
-    one.q = lambda x, y: abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
-    return np.array([one(x, y) for x, y in zip(a.ravel(), b.ravel())], dtype=object).astype(dtype).reshape(a.shape)
+    return np.array([one(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel())], dtype=a.dtype).reshape(a.shape)
 
 
 def operands(dtype) -> tuple[np.ndarray, np.ndarray]:
