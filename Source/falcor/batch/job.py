@@ -16,11 +16,15 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from .. import falcor_ext as _ext
 from .. import image_io
+
+if TYPE_CHECKING:
+    from .video import VideoSpec  # video.py imports this module
 from ..scene.cache import build_identity
 
 FORMATS = ("auto", "png", "exr", "npy")
@@ -72,7 +76,7 @@ class Job:
     output_dir: Path
     seed: int
     retries: int
-    video: object = None     # video.VideoSpec, or None: no videos
+    video: VideoSpec | None = None  # None: no videos
     scene_cache: bool = False  # load scenes through the scene cache (SceneBuilderFlags.UseCache)
     tasks: list[Task] = field(default_factory=list)
     lines: dict = field(default_factory=dict, repr=False)  # key path -> line in the job file
@@ -339,7 +343,7 @@ def load_job(path) -> Job:
     settings = _sweep(r)
     factors = {("scenes",): len(scenes), ("sweep",): len(settings), ("cameras",): len(cameras),
                ("times" if "times" in data else "frames",): len(frames)}
-    _check_count(r, max(factors, key=factors.get), math.prod(factors.values()), "tasks (scenes x settings x cameras x frames)")
+    _check_count(r, max(factors, key=lambda keypath: factors[keypath]), math.prod(factors.values()), "tasks (scenes x settings x cameras x frames)")
     job.tasks = _expand(job, frames, cameras, camera_path, settings, continuous="times" not in data)
     if outputs is not None:  # with the graph's channel masks too in worker.validate
         check_file_names(job, [(("outputs", i), o.name, "", o.format) for i, o in enumerate(outputs)])
