@@ -3,6 +3,7 @@ and property (or file), and leave the object unchanged: one such value made NaN 
 MinimalPathTracer and WhittedRayTracer and stopped the PathTracer's env-map sampler. Rendering
 after a refused edit is checked in tests/pathtracing/test_nonfinite_scene_values.py."""
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +14,8 @@ from falcor import (ClothMaterial, EnvMap, HairMaterial, MaterialTextureSlot, PB
                     StandardMaterial, float3)
 from falcor.image_io import write_exr
 from falcor.scene.material import merl_fit
+
+SCENES = Path(__file__).resolve().parents[2] / "Scenes"
 
 BASIC = ["baseColor", "specularParams", "transmissionColor", "diffuseTransmission", "specularTransmission", "volumeAbsorption",
          "volumeScattering", "volumeAnisotropy", "displacementScale", "displacementOffset", "indexOfRefraction", "alphaThreshold"]
@@ -124,3 +127,18 @@ def test_env_map_intensity_that_overflows_the_radiance_is_refused(tmp_path):
         env.tint = float3(1, 1e9, 1)
     env.intensity = 1e8  # 1e38: still a float.
     assert env.intensity == np.float32(1e8) and env.tint == float3(1)
+
+
+# ---- the native scene: values given to it directly -----------------------------------------------
+
+def test_the_native_scene_refuses_non_finite_material_and_env_map_fields():
+    scene = falcor.load_scene(str(SCENES / "EnvMap.pyscene"))
+    material = scene.getMaterial("Metal")._native_data()
+    material["specular"] = (0.0, float("nan"), 1.0, 0.0)
+    with pytest.raises(RuntimeError, match=r"NativeScene: field 'specular' must be finite, not nan"):
+        scene.native.set_material(0, material)
+    env = scene.envMap._native_data()
+    env["intensity"] = float("inf")
+    with pytest.raises(RuntimeError, match=r"NativeScene: field 'intensity' must be finite, not inf"):
+        scene.native.set_env_map(env)
+    assert all(np.isfinite(scene.native.eval_env_map((0.0, 1.0, 0.0))))  # Still the old map.

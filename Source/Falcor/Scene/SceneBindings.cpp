@@ -89,6 +89,29 @@ vector<float, N> getVector(const py::dict& d, const char* key)
     return toVector<float, N>(get<py::object>(d, key));
 }
 
+/// A float field that must be finite: one NaN or infinite material or env-map value makes NaN
+/// pixels in every pass. The Python scene refuses them where they are set; this guards callers
+/// of the native scene.
+float requireFinite(const char* key, float value)
+{
+    FALCOR_CHECK(std::isfinite(value), "NativeScene: field '", key, "' must be finite, not ", value, ".");
+    return value;
+}
+
+float getFinite(const py::dict& d, const char* key)
+{
+    return requireFinite(key, get<float>(d, key));
+}
+
+template<int N>
+vector<float, N> getFinite(const py::dict& d, const char* key)
+{
+    const vector<float, N> v = getVector<N>(d, key);
+    for (int i = 0; i < N; ++i)
+        requireFinite(key, v[i]);
+    return v;
+}
+
 MaterialData toMaterial(const py::dict& d)
 {
     MaterialData m;
@@ -98,9 +121,9 @@ MaterialData toMaterial(const py::dict& d)
     m.thinSurface = get<bool>(d, "thinSurface");
     m.emissive = get<bool>(d, "emissive");
     m.alphaMode = AlphaMode(get<uint32_t>(d, "alphaMode"));
-    m.alphaThreshold = get<float>(d, "alphaThreshold");
+    m.alphaThreshold = getFinite(d, "alphaThreshold");
     m.nestedPriority = get<uint32_t>(d, "nestedPriority");
-    m.IoR = get<float>(d, "ior");
+    m.IoR = getFinite(d, "ior");
     for (auto [slot, texture] : get<py::dict>(d, "textures"))
         m.textures.at(slot.cast<size_t>()) = texture.cast<TexturePtr>();
     if (d.contains("merlPath"))
@@ -120,18 +143,18 @@ MaterialData toMaterial(const py::dict& d)
         return m;
     m.shadingModel = ShadingModel(get<uint32_t>(d, "shadingModel"));
     m.normalMapType = NormalMapType(get<uint32_t>(d, "normalMapType"));
-    m.baseColor = getVector<4>(d, "baseColor");
-    m.specular = getVector<4>(d, "specular");
-    m.emissiveColor = getVector<3>(d, "emissiveColor");
-    m.emissiveFactor = get<float>(d, "emissiveFactor");
-    m.transmission = getVector<3>(d, "transmission");
-    m.diffuseTransmission = get<float>(d, "diffuseTransmission");
-    m.specularTransmission = get<float>(d, "specularTransmission");
-    m.volumeAbsorption = getVector<3>(d, "volumeAbsorption");
-    m.volumeScattering = getVector<3>(d, "volumeScattering");
-    m.volumeAnisotropy = get<float>(d, "volumeAnisotropy");
-    m.displacementScale = get<float>(d, "displacementScale");
-    m.displacementOffset = get<float>(d, "displacementOffset");
+    m.baseColor = getFinite<4>(d, "baseColor");
+    m.specular = getFinite<4>(d, "specular");
+    m.emissiveColor = getFinite<3>(d, "emissiveColor");
+    m.emissiveFactor = getFinite(d, "emissiveFactor");
+    m.transmission = getFinite<3>(d, "transmission");
+    m.diffuseTransmission = getFinite(d, "diffuseTransmission");
+    m.specularTransmission = getFinite(d, "specularTransmission");
+    m.volumeAbsorption = getFinite<3>(d, "volumeAbsorption");
+    m.volumeScattering = getFinite<3>(d, "volumeScattering");
+    m.volumeAnisotropy = getFinite(d, "volumeAnisotropy");
+    m.displacementScale = getFinite(d, "displacementScale");
+    m.displacementOffset = getFinite(d, "displacementOffset");
     return m;
 }
 
@@ -181,8 +204,8 @@ std::shared_ptr<EnvMap> toEnvMap(const py::object& obj)
     e->texture = get<TexturePtr>(d, "texture");
     e->transform = matrixFrom<float3x3, 3, 3>(d["transform"]);
     e->invTransform = transpose(e->transform); // a rotation
-    e->intensity = get<float>(d, "intensity");
-    e->tint = getVector<3>(d, "tint");
+    e->intensity = getFinite(d, "intensity");
+    e->tint = getFinite<3>(d, "tint");
     return e;
 }
 
