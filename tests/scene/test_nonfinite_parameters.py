@@ -121,7 +121,8 @@ def test_env_map_properties_refuse_non_finite_values(tmp_path, prop, bad):
 
 def test_env_map_intensity_that_overflows_the_radiance_is_refused(tmp_path):
     env = EnvMap(sky(tmp_path, 1e30, half=False))
-    with pytest.raises(RuntimeError, match=r"EnvMap '.*sky\.exr': 'intensity' makes the radiance overflow float \(texels up to \(1e\+30, 1e\+30, 1e\+30\), intensity 1e\+10"):
+    overflow = r"EnvMap '.*sky\.exr': 'intensity' makes the radiance overflow float \(texels up to \(1e\+30, 1e\+30, 1e\+30\), intensity 1e\+10"
+    with pytest.raises(RuntimeError, match=overflow):
         env.intensity = 1e10
     with pytest.raises(RuntimeError, match=r"'tint' makes the radiance overflow float"):
         env.tint = float3(1, 1e9, 1)

@@ -145,7 +145,9 @@ class IMaterial:
         return self._finite(prop, value, _half(value))
 
     def _halves_param(self, prop: str, value, n: int, given=None) -> tuple:
-        return self._finite(prop, value if given is None else given, tuple(_half(x) for x in (float4, float3, float2)[4 - n](value)))
+        """`value` as n halves; `given` (default `value`) is what errors show."""
+        halves = tuple(_half(x) for x in (float4, float3, float2)[4 - n](value))
+        return self._finite(prop, value if given is None else given, halves)
 
     def _f32_param(self, prop: str, value) -> float:
         return self._finite(prop, value, _f32(value))
