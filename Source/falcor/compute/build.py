@@ -158,7 +158,7 @@ def decode_checked(data: bytes) -> dict:
     return value
 
 
-def dependency_digests(file: Path, dependencies: list[str]) -> dict[str, str]:
+def dependency_digests(file: Path, dependencies: list[str]) -> dict[str, str | None]:
     """The SHA-256 of `file` and of every other file Slang read for it."""
     return {p: _sha256_file(p) for p in {str(file), *dependencies} if Path(p).is_file()}
 
