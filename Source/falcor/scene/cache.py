@@ -193,8 +193,8 @@ def _parse_header(raw: bytes) -> tuple:
 
 def load_scene_cached(resolved: Path, flags, settings, build):
     """The scene at `resolved`, from its cache file when `UseCache` is set and the file is valid;
-    otherwise built by `build(record)` (which must import the scene while `record` collects its
-    files, and return (contents, mesh specs)) and written to the cache."""
+    otherwise built by `build()` (which imports the scene, every file it reads being recorded as an
+    input, and returns (contents, mesh specs)) and written to the cache."""
     from .scene import Scene
 
     path = cache_file(resolved, flags)
