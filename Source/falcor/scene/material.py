@@ -750,11 +750,11 @@ def merl_fit(path: str | os.PathLike[str]) -> dict:
     sidecar = Path(os.fspath(path)).with_suffix(".json")
     try:
         doc = json.loads(sidecar.read_text())
-        fit = {"baseColor": [_srgb_to_linear(float(c)) for c in doc["base_color_srgb"][:3]], "roughness": float(doc["roughness"]),
-               "specular": float(doc["specular"]), "metallic": float(doc["metallic"])}
-        if not all(math.isfinite(v) for v in (*fit["baseColor"], fit["roughness"], fit["specular"], fit["metallic"])):
+        base_color = [_srgb_to_linear(float(c)) for c in doc["base_color_srgb"][:3]]
+        lobe = {"roughness": float(doc["roughness"]), "specular": float(doc["specular"]), "metallic": float(doc["metallic"])}
+        if not all(math.isfinite(v) for v in base_color + list(lobe.values())):
             raise ValueError("NaN or infinite values")
-        return fit
+        return {"baseColor": base_color, **lobe}
     except OSError:
         _warn(f"MERL table '{os.fspath(path)}': no fitted lobe ('{sidecar}' can't be read); sampling with the default lobe.")
     except (ValueError, KeyError, TypeError, IndexError) as e:
