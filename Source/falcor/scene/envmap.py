@@ -25,6 +25,10 @@ def rotation_xyz(degrees: Vector3Like) -> np.ndarray:
     ])
 
 
+def _short(v) -> str:
+    return "(" + ", ".join(f"{float(c):g}" for c in v) + ")"
+
+
 class EnvMap(Versioned):
     """`EnvMap(path)` / `EnvMap.createFromFile(path)` load the image (linear, with mips) and raise
     if it can't be loaded. The radiance seen along a direction is texel · intensity · tint.
@@ -105,9 +109,8 @@ class EnvMap(Versioned):
         with np.errstate(over="ignore"):
             radiance = self._texel_peak * np.float32(intensity) * np.asarray(tint, np.float32)
         if not np.isfinite(radiance).all():
-            shown = lambda v: "(" + ", ".join(f"{float(c):g}" for c in v) + ")"  # noqa: E731
             raise _ext.RuntimeError(f"EnvMap '{self._path}': '{prop}' makes the radiance overflow float (texels up to "
-                                    f"{shown(self._texel_peak)}, intensity {intensity:g}, tint {shown(tint)}).")
+                                    f"{_short(self._texel_peak)}, intensity {intensity:g}, tint {_short(tint)}).")
 
     def _native_data(self) -> dict:
         return {"texture": self.texture, "transform": rotation_xyz(self._rotation), "intensity": self._intensity,
