@@ -475,3 +475,19 @@ def test_files_read_by_cpp_are_recorded_on_the_reading_thread(tmp_path):
         reader.start()
         reader.join()
     assert not files, "another thread's read was recorded here"
+
+
+def test_files_of_the_engine_caches_are_not_inputs(tmp_path, monkeypatch):
+    """The scene and kernel caches are derived from inputs: reading them records nothing."""
+    import falcor.compute.build  # noqa: F401  (registers the kernel cache's folder)
+    from falcor.scene.asset_log import recording_assets
+
+    for variable in ("FALCOR_SCENE_CACHE_DIR", "FALCOR_KERNEL_CACHE_DIR"):
+        (tmp_path / variable).mkdir()
+        (tmp_path / variable / "entry").write_text("derived")
+        monkeypatch.setenv(variable, str(tmp_path / variable))
+    (tmp_path / "input.txt").write_text("read")
+    with recording_assets() as files:
+        for name in ("FALCOR_SCENE_CACHE_DIR/entry", "FALCOR_KERNEL_CACHE_DIR/entry", "input.txt"):
+            (tmp_path / name).read_text()
+    assert files == {str(tmp_path / "input.txt")}

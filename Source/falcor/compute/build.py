@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import falcor_ext as _ext
+from ..scene.asset_log import register_cache_folder
 from ..scene.cache import file_digest
 from . import kernel_source, layout, slang
 
@@ -57,6 +58,9 @@ class KernelBinary:
 def cache_dir() -> Path:
     folder = os.environ.get("FALCOR_KERNEL_CACHE_DIR")
     return Path(folder) if folder else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "falcor" / "kernels"
+
+
+register_cache_folder(cache_dir)  # kernels are built from inputs: reading them is not reading an input
 
 
 @functools.cache

@@ -8,7 +8,8 @@ event (AssetResolver::reportRead); importers also report the files they resolve 
 `record_asset`; scripts run with `script_builtins()` record the modules they import. Recording is
 per thread, so imports running side by side on several threads each get their own files. Files
 of the interpreter, its libraries and the falcor package are not recorded: the engine build
-covers them (cache.build_identity).
+covers them (cache.build_identity); nor are the files of the engine's caches
+(register_cache_folder).
 """
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ def _not_inputs() -> tuple:
 
 
 _NOT_INPUTS = _not_inputs()
+_cache_folders: list = []  # functions naming the folders of the engine's caches (see register_cache_folder)
+
+
+def register_cache_folder(folder) -> None:
+    """Files in the folder `folder()` names (asked at each record: it may follow the environment)
+    are a cache's, derived from inputs: reading them is not reading an input."""
+    _cache_folders.append(folder)
 
 
 def record_asset(path) -> None:
@@ -45,7 +53,7 @@ def record_asset(path) -> None:
     if absolute.endswith(".pyc"):  # a module's compiled code: its source is the input
         with contextlib.suppress(ValueError):
             absolute = importlib.util.source_from_cache(absolute)
-    if absolute.startswith(_NOT_INPUTS):
+    if absolute.startswith(_NOT_INPUTS + tuple(os.path.join(os.path.abspath(f()), "") for f in _cache_folders)):
         return
     for files in recorders:
         files.add(absolute)
@@ -99,17 +107,6 @@ def recording_assets():
         yield files
     finally:
         recorders.remove(files)
-
-
-@contextlib.contextmanager
-def unrecorded():
-    """Files read while the block runs are not inputs (a cache reading its own file)."""
-    saved = _thread.__dict__.get("recorders", [])
-    _thread.recorders = []
-    try:
-        yield
-    finally:
-        _thread.recorders = saved
 
 
 def _is_read(mode, flags) -> bool:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .. import falcor_ext as _ext
 from . import cache_contents
-from .asset_log import record_asset, recording_assets, unrecorded
+from .asset_log import record_asset, recording_assets, register_cache_folder
 from .scene_builder import SceneBuilderFlags
 
 FORMAT = 2  # 2: data-only contents (1 pickled them)
@@ -59,6 +59,9 @@ def cache_dir() -> Path:
     if explicit:
         return Path(explicit)
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "falcor" / "scenes"
+
+
+register_cache_folder(cache_dir)
 
 
 def open_regular_file(path):
@@ -140,9 +143,7 @@ def read(path: Path) -> tuple:
     """(contents, byte offset of the native geometry) of a cache file whose inputs are unchanged.
     Raises CacheError (stale or damaged). The inputs it checks are recorded as files the load read
     (falcor.scene.asset_log); the cache file itself is not an input."""
-    with unrecorded():
-        opened = open_regular_file(path)
-    with opened as f:
+    with open_regular_file(path) as f:
         if f.read(len(_MAGIC)) != _MAGIC:
             raise CacheError("not a scene cache file")
         size = f.read(8)
