@@ -92,3 +92,14 @@ def test_new_cache_folders_are_private(cache, src):
     run(src)
     for path in [cache, *cache.iterdir(), *cache.glob("*/*")]:
         assert os.stat(path).st_mode & 0o077 == 0, path
+
+
+def test_metadata_that_is_not_a_small_regular_file_is_rebuilt(cache, src):
+    run(src)
+    meta = the_meta(cache)
+    meta.unlink()
+    os.mkfifo(meta)                      # reading it would block forever
+    assert not run(src)
+    meta.write_bytes(b" " * (64 << 20) + b"{}")
+    assert not run(src)
+    assert run(src)

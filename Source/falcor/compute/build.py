@@ -44,6 +44,7 @@ _CXX_FLAGS = ["-std=c++17", "-O2", "-fpeel-loops", "-fno-math-errno", "-fPIC", "
               "-Werror=return-type"]
 _FORMAT_VERSION = 3
 _LIBRARY_NAME = re.compile(r"kernel-[0-9a-f]{16}\.so")
+_MAX_CACHE_FILE_BYTES = 64 << 20  # metadata and signatures are far smaller
 
 
 @dataclass
@@ -144,6 +145,18 @@ def _untrusted_folder_reason(folder: Path) -> str | None:
     return next((r for r in reasons if r), None)
 
 
+def read_cache_file(path: Path) -> bytes:
+    """The bytes of a cache file: a regular file (not a link, FIFO or device, which could block) of
+    at most _MAX_CACHE_FILE_BYTES; ValueError otherwise."""
+    with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NOFOLLOW | os.O_NONBLOCK)) as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError(f"{path} is not a regular file")
+        data = f.read(_MAX_CACHE_FILE_BYTES + 1)
+    if len(data) > _MAX_CACHE_FILE_BYTES:
+        raise ValueError(f"{path} is larger than {_MAX_CACHE_FILE_BYTES} bytes")
+    return data
+
+
 def encode_checked(value: dict) -> bytes:
     """A cache file: `value` as JSON with the SHA-256 of its canonical form, so that damage is detected."""
     return json.dumps({"sha256": _canonical_digest(value), "value": value}).encode()
@@ -205,7 +218,7 @@ def _load_cached(folder: Path) -> KernelBinary | None:
         meta_path = folder / "meta.json"
         if _untrusted_reason(folder, {os.getuid()}) or _untrusted_reason(meta_path, {os.getuid()}):
             return None  # rebuilt, then written by this user
-        meta = _decode_meta(meta_path.read_bytes())
+        meta = _decode_meta(read_cache_file(meta_path))
         if not dependencies_unchanged(meta["dependencies"]):
             return None
         library = folder / meta["library"]

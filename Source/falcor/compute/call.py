@@ -52,7 +52,7 @@ def _signature(module: SlangModule, name: str) -> dict:
                                      [str(d) for d in include_dirs], slang.version()]).encode()).hexdigest()[:32]
     path = build.entry_dir("signatures") / f"{key}.json"
     try:
-        entry = build.decode_checked(path.read_bytes())
+        entry = build.decode_checked(build.read_cache_file(path))
         if build.dependencies_unchanged(entry["dependencies"]):
             return _checked_signature(entry["signature"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
