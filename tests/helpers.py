@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import itertools
+import threading
+from typing import Any, Callable
 
 import numpy as np
 
@@ -175,3 +177,24 @@ def run_python(code: str, env=None, timeout: float = 300, memory_limit: int | No
         code = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n" + code
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=scaled_timeout(timeout), env=env)
+
+
+def run_concurrently(calls: list[Callable[[], Any]]) -> list:
+    """Runs each call on a thread of its own, all released at once; their results in order (an
+    exception a call raised stands as its result)."""
+    results: list = [None] * len(calls)
+    start = threading.Barrier(len(calls))
+
+    def run(i: int) -> None:
+        start.wait()
+        try:
+            results[i] = calls[i]()
+        except Exception as e:
+            results[i] = e
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results

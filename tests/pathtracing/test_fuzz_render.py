@@ -8,12 +8,12 @@ sets the number of cases (CI: 20; long profile: 10,000).
 """
 import functools
 import os
-import threading
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import falcor
+from helpers import run_concurrently
 from pt_helpers import animated_scene
 
 EXAMPLES = int(os.environ.get("FALCOR_FUZZ_EXAMPLES", "20"))
@@ -46,18 +46,7 @@ def test_concurrent_renders_give_the_sequential_bits(calls):
     scene = shared_scene()
     before = camera_and_light(scene)
     sequential = [falcor.render(scene, **kwargs) for kwargs in calls]
-    concurrent: list = [None] * len(calls)
-    start = threading.Barrier(len(calls))
-
-    def run(i: int) -> None:
-        start.wait()
-        concurrent[i] = falcor.render(scene, **calls[i])
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    concurrent = run_concurrently([functools.partial(falcor.render, scene, **kwargs) for kwargs in calls])
     for kwargs, expected, got in zip(calls, sequential, concurrent):
-        assert got is not None and np.array_equal(got, expected), kwargs
+        assert isinstance(got, np.ndarray) and np.array_equal(got, expected), (kwargs, got)
     assert camera_and_light(scene) == before

@@ -1,11 +1,12 @@
 """falcor.render: one call from a scene to a numpy image."""
-import threading
+import functools
 
 import numpy as np
 import pytest
 
 import falcor
-from pt_helpers import SCENES, animated_scene, make_renderer, render_frames, vbuffer_graph
+from helpers import run_concurrently
+from pt_helpers import SCENES, animated_scene, render_frames, vbuffer_graph
 
 
 def test_render_returns_linear_rgb_and_repeats_bits():
@@ -119,16 +120,7 @@ def test_renders_from_threads_give_the_sequential_bits():
     scene = animated_scene()
     calls = [dict(seed=seed, time=time, spp=2, width=16, height=10) for seed, time in ((1, 0.0), (2, 0.7), (1, 1.3), (3, 0.7))]
     sequential = [falcor.render(scene, **kwargs) for kwargs in calls]
-    results = [None] * len(calls)
-
-    def run(i):
-        results[i] = falcor.render(scene, **calls[i])
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = run_concurrently([functools.partial(falcor.render, scene, **kwargs) for kwargs in calls])
     for got, expected in zip(results, sequential):
         assert np.array_equal(got, expected)
 

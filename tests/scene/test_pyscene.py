@@ -1,10 +1,10 @@
 """The .pyscene loader: fresh context, asset search path, errors naming the file and line, and
 loads on several threads at once."""
+import functools
 import os
 import subprocess
 import sys
 import textwrap
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 import falcor
+from helpers import run_concurrently
 
 QUAD = textwrap.dedent("""\
     m = StandardMaterial('{name}')
@@ -132,20 +133,7 @@ def test_load_from_string():
 
 def load_on_threads(paths):
     """load_scene of each path on a thread of its own, all at once; the scenes (or exceptions) in order."""
-    results = [None] * len(paths)
-
-    def load(i):
-        try:
-            results[i] = falcor.load_scene(paths[i])
-        except Exception as e:
-            results[i] = e
-
-    threads = [threading.Thread(target=load, args=(i,)) for i in range(len(paths))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
+    return run_concurrently([functools.partial(falcor.load_scene, path) for path in paths])
 
 
 SLOW_TEXTURED = """\

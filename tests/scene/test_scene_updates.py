@@ -59,14 +59,16 @@ def test_camera_switch_and_viewpoints():
     scene.removeViewpoint()  # can't remove the default one
 
 
-def test_animated_node_moves_instances_and_keeps_previous_matrices():
-    def animate(builder, node):
-        a = Animation("slide", node, 2.0)
-        a.addKeyframe(0.0, Transform(translation=float3(0, 0, 0)))
-        a.addKeyframe(2.0, Transform(translation=float3(4, 0, 0)))
-        builder.addAnimation(a)
+def slide_quad(builder, node):
+    """The quad's node slides from x = 0 to x = 4 over 2 s."""
+    a = Animation("slide", node, 2.0)
+    a.addKeyframe(0.0, Transform(translation=float3(0, 0, 0)))
+    a.addKeyframe(2.0, Transform(translation=float3(4, 0, 0)))
+    builder.addAnimation(a)
 
-    scene = quad_scene(animate=animate)
+
+def test_animated_node_moves_instances_and_keeps_previous_matrices():
+    scene = quad_scene(animate=slide_quad)
     native = scene.native
     assert scene.update(0.0) == 0
     flags = scene.update(0.5)
@@ -92,13 +94,7 @@ def test_animated_node_moves_instances_and_keeps_previous_matrices():
 
 
 def test_a_saved_frame_state_puts_instances_and_rays_back():
-    def animate(builder, node):
-        a = Animation("slide", node, 2.0)
-        a.addKeyframe(0.0, Transform(translation=float3(0, 0, 0)))
-        a.addKeyframe(2.0, Transform(translation=float3(4, 0, 0)))
-        builder.addAnimation(a)
-
-    scene = quad_scene(animate=animate)
+    scene = quad_scene(animate=slide_quad)
     native = scene.native
     saved, count = native.save_frame_state(), native.update_count
     scene.update(1.0)  # the quad moves to x in [1.5, 2.5]
