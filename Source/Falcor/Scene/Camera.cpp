@@ -58,13 +58,14 @@ void Camera::calculateParameters()
     d.viewProjMat = mul(d.projMat, d.viewMat);
     d.invViewProj = inverse(d.viewProjMat);
 
-    d.cameraW = normalize(d.target - d.posW) * d.focalDistance;
-    d.cameraU = normalize(cross(d.cameraW, d.up));
-    d.cameraV = normalize(cross(d.cameraU, d.cameraW));
+    // Scale-proof normalizes: scenes (and so look-at distances and focal distances) span 1e±30.
+    d.cameraW = normalizeAnyScale(d.target - d.posW) * d.focalDistance;
+    d.cameraU = normalizeAnyScale(cross(d.cameraW, d.up));
+    d.cameraV = normalizeAnyScale(cross(d.cameraU, d.cameraW));
     const float halfHeight = d.focalDistance * std::tan(fovY * 0.5f);
     d.cameraU = d.cameraU * (halfHeight * d.aspectRatio);
     d.cameraV = d.cameraV * halfHeight;
-    mViewAxis = normalize(d.cameraW);
+    mViewAxis = normalizeAnyScale(d.cameraW);
 }
 
 Camera::Changes Camera::beginFrame(bool firstFrame)
@@ -158,7 +159,7 @@ Ray Camera::computeRayThinlens(uint2 pixel, uint2 frameDim, float2 u) const
     Ray ray;
     const float3 focusPoint = mData.posW + dir;
     ray.origin = mData.posW + (normalize(mData.cameraU) * lens.x() + normalize(mData.cameraV) * lens.y()) * mData.apertureRadius;
-    ray.dir = normalize(focusPoint - ray.origin);
+    ray.dir = normalizeAnyScale(focusPoint - ray.origin);
     return withDepthRange(ray);
 }
 } // namespace falcor

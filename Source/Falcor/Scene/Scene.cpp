@@ -2,6 +2,7 @@
 #include "Core/Error.h"
 #include "Core/ThreadPool.h"
 #include "Scene/SceneMath.h"
+#include "Utils/Math/MathHelpers.h"
 #include <algorithm>
 
 namespace falcor
@@ -33,10 +34,10 @@ FALCOR_VECTOR_INLINE T interpolate(const HugePageVector<T>& values, const uint3&
     return values[tri.x()] * w0 + values[tri.y()] * bary.x() + values[tri.z()] * bary.y();
 }
 
+/// A unit vector at any scene scale, or v itself when it is zero (an invalid tangent stays zero).
 FALCOR_VECTOR_INLINE float3 safeNormalize(const float3& v)
 {
-    const float len = length(v);
-    return len > 0.f ? v / len : v;
+    return v == float3(0.f) ? v : normalizeAnyScale(v);
 }
 
 /// Light changes between two frames as Falcor's Light::beginFrame classifies them.
@@ -408,7 +409,7 @@ Scene::VertexData Scene::getVertexData(const TriangleHit& hit) const
     const float4 t = interpolate(mesh.tangents, tri, hit.barycentrics);
     // Face normal in object space (front side per the mesh's winding), then to world space: the
     // normal matrix keeps it on the front side even when the instance mirrors.
-    const float3 n = cross(p1 - p0, p2 - p0), faceO = mesh.frontFaceCW ? -n : n;
+    const float3 n = crossAnyScale(p1 - p0, p2 - p0), faceO = mesh.frontFaceCW ? -n : n;
     VertexData v;
     // The identity (static meshes, pre-transformed) would give the same values: x·1 + y·0 + ... = x.
     v.posW = inst.identity ? posO : transformPoint(inst.worldMatrix, posO);

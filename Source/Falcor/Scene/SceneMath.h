@@ -1,4 +1,5 @@
 #pragma once
+#include "Utils/Math/MathHelpers.h"
 #include "Utils/Math/Matrix.h"
 #include "Utils/Math/Vector.h"
 
@@ -84,8 +85,8 @@ inline float4x4 translationMatrix(const float3& t)
 /// Right-handed view matrix (camera looks down -Z).
 inline float4x4 lookAtMatrix(const float3& eye, const float3& center, const float3& up)
 {
-    float3 f = normalize(eye - center);
-    float3 r = normalize(cross(up, f));
+    float3 f = normalizeAnyScale(eye - center); // a camera 1e20 away from its target
+    float3 r = normalizeAnyScale(cross(up, f));
     float3 u = cross(f, r);
     float4x4 m = float4x4::identity();
     m[0] = float4(r.x(), r.y(), r.z(), -dot(r, eye));

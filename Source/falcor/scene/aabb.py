@@ -9,6 +9,8 @@ import numpy.typing as npt
 from ..math_types import float3
 from ._values import Vector3Like
 
+_SQRT_SMALLEST_NORMAL = math.sqrt(np.finfo(np.float32).tiny)
+
 
 class AABB:
     def __init__(self, *args: Vector3Like, **kwargs: Vector3Like) -> None:
@@ -78,7 +80,13 @@ class AABB:
 
     @property
     def radius(self) -> float:
-        return 0.5 * float(np.linalg.norm(np.asarray(self.extent, np.float32)))
+        extent = np.asarray(self.extent, np.float32)
+        with np.errstate(over="ignore"):
+            length = np.linalg.norm(extent)
+        if not _SQRT_SMALLEST_NORMAL <= length < math.inf:
+            # The float squared length overflowed or lost its bits (extents beyond ~1e±19): redo in double.
+            length = np.float32(np.linalg.norm(extent.astype(np.float64)))
+        return 0.5 * float(length)
 
     def invalidate(self) -> None:
         self._min, self._max = float3(math.inf), float3(-math.inf)

@@ -17,6 +17,7 @@ from .animation import INVALID_ID
 from .transform import inverse
 
 F32 = np.float32
+_SMALLEST_NORMAL, _LARGEST = np.finfo(F32).tiny, np.finfo(F32).max
 
 
 def _node_chain_matrix(node_id: int, matrices: list, parents: list) -> np.ndarray:
@@ -47,11 +48,25 @@ def _transform_rows(m: np.ndarray, v: np.ndarray, translate: bool) -> np.ndarray
     return out
 
 
+def _squared_lengths(v: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # rows beyond ~1.8e19 give inf; _normalized redoes them
+        return v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2]
+
+
 def _normalized(v: np.ndarray) -> np.ndarray:
-    """v * rsqrt(dot(v, v)) in float32 (Falcor's normalize)."""
-    d = v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2]
+    """v * rsqrt(dot(v, v)) in float32 (Falcor's normalize), unit length at any scale: a row whose
+    squared length overflows or is below the smallest normal float (|v| beyond ~1e±19, as the
+    normals of a scene at scale 1e±20 are) is first divided by its largest absolute component.
+    Other rows keep their bits; zero, inf and NaN rows give NaN as before."""
+    squared = _squared_lengths(v)
+    largest = np.abs(v).max(axis=1)
+    rescale = ~((squared >= _SMALLEST_NORMAL) & (squared <= _LARGEST)) & (largest > 0) & np.isfinite(largest)
+    if rescale.any():
+        v = v.copy()
+        v[rescale] /= largest[rescale, None]
+        squared[rescale] = _squared_lengths(v[rescale])
     with np.errstate(divide="ignore", invalid="ignore"):
-        return v * (F32(1) / np.sqrt(d))[:, None]
+        return v * (F32(1) / np.sqrt(squared))[:, None]
 
 
 def _to_world(spec, m: np.ndarray):

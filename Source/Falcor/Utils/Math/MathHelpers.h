@@ -2,6 +2,7 @@
 #include "Utils/Math/Vector.h"
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 // Warps from the unit square to the shapes light transport samples (Falcor's MathHelpers), each
@@ -21,6 +22,40 @@ inline bool anyPositive(const float3& v)
 inline float maxComponent(const float3& v)
 {
     return std::max(v.x(), std::max(v.y(), v.z()));
+}
+
+/// Whether a squared length is usable as is: finite and not below the smallest normal float
+/// (false for lengths beyond ~1e±19, for zero and for NaN).
+FALCOR_VECTOR_INLINE bool isNormalFinite(float lengthSq)
+{
+    return lengthSq >= std::numeric_limits<float>::min() && lengthSq <= std::numeric_limits<float>::max();
+}
+
+/// normalize(v), and a unit vector for any finite nonzero v, even where dot(v, v) overflows or
+/// underflows (scenes at scale 1e±20..30): such a v is first divided by its largest absolute
+/// component. Usable squared lengths keep normalize's bits; zero, inf and NaN give its NaN.
+FALCOR_VECTOR_INLINE float3 normalizeAnyScale(const float3& v)
+{
+    const float lengthSq = dot(v, v);
+    if (isNormalFinite(lengthSq)) [[likely]]
+        return v / std::sqrt(lengthSq);
+    const float largest = maxComponent(abs(v));
+    if (!(largest > 0.f && largest <= std::numeric_limits<float>::max()))
+        return v / std::sqrt(lengthSq);
+    const float3 w = v / largest;
+    return w / length(w);
+}
+
+/// A vector along cross(a, b) that neither overflows nor underflows for edges of lengths up to
+/// 1e±30: cross(a, b) itself when its squared length is usable, else the cross product of a and b
+/// each divided by its largest absolute component (a positive factor: same direction).
+FALCOR_VECTOR_INLINE float3 crossAnyScale(const float3& a, const float3& b)
+{
+    const float3 c = cross(a, b);
+    if (isNormalFinite(dot(c, c))) [[likely]]
+        return c;
+    const float largestA = maxComponent(abs(a)), largestB = maxComponent(abs(b));
+    return largestA > 0.f && largestB > 0.f ? cross(a / largestA, b / largestB) : c;
 }
 
 /// Shirley-Chiu concentric map onto the unit disc (area-preserving, low distortion).

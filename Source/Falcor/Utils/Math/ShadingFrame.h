@@ -1,4 +1,5 @@
 #pragma once
+#include "Utils/Math/MathHelpers.h"
 #include "Utils/Math/Vector.h"
 #include <cmath>
 #include <cstdint>
@@ -15,7 +16,7 @@ inline float3 perpStark(const float3& u)
     const uint32_t xm = uyx & uzx;
     const uint32_t ym = (1 ^ xm) & uzy;
     const uint32_t zm = 1 ^ (xm | ym);
-    return normalize(cross(u, float3(float(xm), float(ym), float(zm))));
+    return normalizeAnyScale(cross(u, float3(float(xm), float(ym), float(zm))));
 }
 
 /// Orthonormal tangent frame in world space (Falcor's ShadingFrame).
@@ -28,8 +29,8 @@ struct ShadingFrame
     static ShadingFrame fromNormalTangent(const float3& normal, const float4& tangentW)
     {
         ShadingFrame f;
-        f.N = normalize(normal);
-        f.T = normalize(tangentW.xyz() - f.N * dot(tangentW.xyz(), f.N));
+        f.N = normalizeAnyScale(normal);
+        f.T = normalizeAnyScale(tangentW.xyz() - f.N * dot(tangentW.xyz(), f.N));
         f.B = cross(f.N, f.T) * tangentW.w();
         return f;
     }
@@ -39,12 +40,12 @@ struct ShadingFrame
     static ShadingFrame createSafe(const float3& normal, const float4& tangentW, bool& valid)
     {
         ShadingFrame f;
-        f.N = normalize(normal);
+        f.N = normalizeAnyScale(normal);
         const float NdotT = dot(tangentW.xyz(), f.N);
         valid = std::fabs(tangentW.w()) == 1.f && dot(tangentW.xyz(), tangentW.xyz()) > 0.f && std::fabs(NdotT) < 0.9999f;
         if (valid)
         {
-            f.T = normalize(tangentW.xyz() - f.N * NdotT);
+            f.T = normalizeAnyScale(tangentW.xyz() - f.N * NdotT);
             f.B = cross(f.N, f.T) * tangentW.w();
         }
         else
