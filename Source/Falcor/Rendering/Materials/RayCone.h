@@ -3,6 +3,7 @@
 // "Improved Shader and Texture Level of Detail Using Ray Cones", JCGT 2021), with Falcor's
 // conventions: a cone is a width at the current point and a spread angle (signed: negative
 // spreads converge), widened at each hit by the surface's spread angle.
+#include "Utils/Math/MathHelpers.h"
 #include "Utils/Math/Vector.h"
 #include <algorithm>
 #include <cmath>
@@ -59,9 +60,9 @@ struct TriangleEdgeCurvatures
     /// are (Falcor's computeCurvatureIsotropicFirstHit, TriangleCurvature_DirClosestDP).
     float acrossRay(const float3& rayDir) const
     {
-        const float d01 = std::abs(dot(rayDir, normalize(edge01)));
-        const float d02 = std::abs(dot(rayDir, normalize(edge02)));
-        const float d12 = std::abs(dot(rayDir, normalize(edge12)));
+        const float d01 = std::abs(dot(rayDir, normalizeAnyScale(edge01)));
+        const float d02 = std::abs(dot(rayDir, normalizeAnyScale(edge02)));
+        const float d12 = std::abs(dot(rayDir, normalizeAnyScale(edge12)));
         if (d01 < d02)
             return d01 < d12 ? (k02 * d02 + k12 * d12) / (d02 + d12) : (k01 * d01 + k02 * d02) / (d01 + d02);
         return d02 < d12 ? (k01 * d01 + k12 * d12) / (d01 + d12) : (k01 * d01 + k02 * d02) / (d01 + d02);
