@@ -91,3 +91,18 @@ def test_render_is_the_same_at_every_scene_scale(tmp_path, integrator):
         image = falcor.render(load_without_warnings(lit_quad_scene_file(tmp_path, scale)), spp=1, width=8, height=8,
                               integrator=integrator)
         np.testing.assert_allclose(image, reference, rtol=1e-5, atol=1e-6, err_msg=f"scale {scale}")
+
+
+def test_pretransform_normalize_keeps_ordinary_bits_and_rescales_extreme_rows():
+    from falcor.scene.pretransform import _normalized
+    ordinary = np.random.default_rng(1).normal(size=(64, 3)).astype(np.float32)
+    squared = ordinary[:, 0] * ordinary[:, 0] + ordinary[:, 1] * ordinary[:, 1] + ordinary[:, 2] * ordinary[:, 2]
+    assert np.array_equal(_normalized(ordinary), ordinary * (np.float32(1) / np.sqrt(squared))[:, None])
+    extreme = np.float32([[3e30, -4e30, 0], [3e-30, 4e-30, 0], [1e-40, 0, 0]])
+    np.testing.assert_allclose(_normalized(extreme), [[0.6, -0.8, 0], [0.6, 0.8, 0], [1, 0, 0]], rtol=1e-6)
+
+
+@pytest.mark.parametrize("scale", [1e-30, 1e20, 1e30])
+def test_bounds_radius_at_the_scene_scale(scale):
+    bounds = falcor.AABB(falcor.float3(-scale), falcor.float3(scale))
+    assert bounds.radius == pytest.approx(3 ** 0.5 * scale, rel=1e-6)
