@@ -37,7 +37,10 @@ FALCOR_VECTOR_INLINE T interpolate(const HugePageVector<T>& values, const uint3&
 /// A unit vector at any scene scale, or v itself when it is zero (an invalid tangent stays zero).
 FALCOR_VECTOR_INLINE float3 safeNormalize(const float3& v)
 {
-    return v == float3(0.f) ? v : normalizeAnyScale(v);
+    const float lengthSq = dot(v, v);
+    if (isNormalFinite(lengthSq)) [[likely]]
+        return v / std::sqrt(lengthSq);
+    return v == float3(0.f) ? v : normalizeRescaled(v);
 }
 
 /// Light changes between two frames as Falcor's Light::beginFrame classifies them.

@@ -1,7 +1,9 @@
 #pragma once
 #include "Utils/Math/Vector.h"
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 
@@ -28,22 +30,37 @@ inline float maxComponent(const float3& v)
 /// (false for lengths beyond ~1e±19, for zero and for NaN).
 FALCOR_VECTOR_INLINE bool isNormalFinite(float lengthSq)
 {
-    return lengthSq >= std::numeric_limits<float>::min() && lengthSq <= std::numeric_limits<float>::max();
+    // One unsigned compare of the bits: exponents 1..254 with the sign bit clear.
+    return std::bit_cast<uint32_t>(lengthSq) - 0x00800000u < 0x7F000000u;
+}
+
+/// normalize(v) for a v whose dot(v, v) overflows or underflows (scenes at scale 1e±20..30): v
+/// divided by its largest absolute component first. Zero, inf and NaN give normalize's NaN. Out
+/// of line: the rare path stays out of the shading code it guards.
+[[gnu::cold, gnu::noinline]] inline float3 normalizeRescaled(const float3& v)
+{
+    const float largest = maxComponent(abs(v));
+    if (!(largest > 0.f && largest <= std::numeric_limits<float>::max()))
+        return v / length(v);
+    const float3 w = v / largest;
+    return w / length(w);
 }
 
 /// normalize(v), and a unit vector for any finite nonzero v, even where dot(v, v) overflows or
-/// underflows (scenes at scale 1e±20..30): such a v is first divided by its largest absolute
-/// component. Usable squared lengths keep normalize's bits; zero, inf and NaN give its NaN.
+/// underflows. Usable squared lengths keep normalize's bits.
 FALCOR_VECTOR_INLINE float3 normalizeAnyScale(const float3& v)
 {
     const float lengthSq = dot(v, v);
     if (isNormalFinite(lengthSq)) [[likely]]
         return v / std::sqrt(lengthSq);
-    const float largest = maxComponent(abs(v));
-    if (!(largest > 0.f && largest <= std::numeric_limits<float>::max()))
-        return v / std::sqrt(lengthSq);
-    const float3 w = v / largest;
-    return w / length(w);
+    return normalizeRescaled(v);
+}
+
+/// crossAnyScale's rare path (out of line, as normalizeRescaled).
+[[gnu::cold, gnu::noinline]] inline float3 crossRescaled(const float3& a, const float3& b, const float3& c)
+{
+    const float largestA = maxComponent(abs(a)), largestB = maxComponent(abs(b));
+    return largestA > 0.f && largestB > 0.f ? cross(a / largestA, b / largestB) : c;
 }
 
 /// A vector along cross(a, b) that neither overflows nor underflows for edges of lengths up to
@@ -54,8 +71,7 @@ FALCOR_VECTOR_INLINE float3 crossAnyScale(const float3& a, const float3& b)
     const float3 c = cross(a, b);
     if (isNormalFinite(dot(c, c))) [[likely]]
         return c;
-    const float largestA = maxComponent(abs(a)), largestB = maxComponent(abs(b));
-    return largestA > 0.f && largestB > 0.f ? cross(a / largestA, b / largestB) : c;
+    return crossRescaled(a, b, c);
 }
 
 /// Shirley-Chiu concentric map onto the unit disc (area-preserving, low distortion).

@@ -1,5 +1,4 @@
 #pragma once
-#include "Utils/Math/MathHelpers.h"
 #include "Utils/Math/Vector.h"
 #include <cmath>
 #include <cstdint>
@@ -16,7 +15,7 @@ inline float3 perpStark(const float3& u)
     const uint32_t xm = uyx & uzx;
     const uint32_t ym = (1 ^ xm) & uzy;
     const uint32_t zm = 1 ^ (xm | ym);
-    return normalizeAnyScale(cross(u, float3(float(xm), float(ym), float(zm))));
+    return normalize(cross(u, float3(float(xm), float(ym), float(zm))));
 }
 
 /// Orthonormal tangent frame in world space (Falcor's ShadingFrame).
@@ -29,8 +28,8 @@ struct ShadingFrame
     static ShadingFrame fromNormalTangent(const float3& normal, const float4& tangentW)
     {
         ShadingFrame f;
-        f.N = normalizeAnyScale(normal);
-        f.T = normalizeAnyScale(tangentW.xyz() - f.N * dot(tangentW.xyz(), f.N));
+        f.N = normalize(normal);
+        f.T = normalize(tangentW.xyz() - f.N * dot(tangentW.xyz(), f.N));
         f.B = cross(f.N, f.T) * tangentW.w();
         return f;
     }
@@ -40,12 +39,12 @@ struct ShadingFrame
     static ShadingFrame createSafe(const float3& normal, const float4& tangentW, bool& valid)
     {
         ShadingFrame f;
-        f.N = normalizeAnyScale(normal);
+        f.N = normalize(normal);
         const float NdotT = dot(tangentW.xyz(), f.N);
         valid = std::fabs(tangentW.w()) == 1.f && dot(tangentW.xyz(), tangentW.xyz()) > 0.f && std::fabs(NdotT) < 0.9999f;
         if (valid)
         {
-            f.T = normalizeAnyScale(tangentW.xyz() - f.N * NdotT);
+            f.T = normalize(tangentW.xyz() - f.N * NdotT);
             f.B = cross(f.N, f.T) * tangentW.w();
         }
         else
