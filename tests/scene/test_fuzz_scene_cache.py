@@ -101,11 +101,16 @@ DOC_PATHS = [p for p in paths(DOC) if p]
 
 
 def replaced(doc, path, value):
+    """A copy of `doc` with `value` at `path` (the same document where an earlier replacement
+    took the path away)."""
     doc = json.loads(json.dumps(doc))
     target = doc
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
+    try:
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    except (TypeError, KeyError, IndexError):
+        pass
     return doc
 
 
