@@ -7,14 +7,8 @@ counts as done only while every one of them is unchanged.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from .job import file_hash
-
-
-def hashes(files) -> dict[str, str]:
-    """{path: sha256} of the regular files among `files`."""
-    return {f: file_hash(Path(f)) for f in sorted(files) if os.path.isfile(f)}
+from ..scene.cache import file_digest
 
 
 def stats(inputs: dict) -> dict:
@@ -44,7 +38,7 @@ class Checker:
     def _hash(self, path: str):
         if path not in self._current:
             try:
-                self._current[path] = file_hash(Path(path)) if os.path.isfile(path) else None
+                self._current[path] = file_digest(path) if os.path.isfile(path) else None
             except OSError:
                 self._current[path] = None
         return self._current[path]

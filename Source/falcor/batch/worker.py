@@ -27,6 +27,7 @@ from .. import falcor_ext as _ext
 from ..renderer import Renderer
 from ..scene import Scene, SceneBuilderFlags, load_scene
 from ..scene.asset_log import recording_assets, script_builtins
+from ..scene.cache import file_digests
 from . import inputs
 from .job import Job, Task, capture_name, check_file_names, check_video_outputs, file_hash
 
@@ -146,7 +147,7 @@ def _scene(path: str, use_scene_cache: bool) -> tuple[_CachedScene, bool]:
         return _scenes[key], True
     with recording_assets() as files:
         scene = load_scene(path, SceneBuilderFlags.UseCache if use_scene_cache else SceneBuilderFlags.Default)
-    read = inputs.hashes(files)
+    read = file_digests(files)
     entry = _CachedScene(scene, _camera_state(scene.camera), read, inputs.stats(read))
     _scenes.pop(key, None)  # a kept scene whose inputs changed
     _scenes[key] = entry
@@ -221,7 +222,7 @@ def _render_task(job: Job, task: Task, on_frame) -> dict:
     return {
         "key": task.key, "fingerprint": task.fingerprint, "status": "done",
         "scene": task.scene, "frame": task.frame, "time": task.time, "settings": _flat(task.properties),
-        "pose": task.pose, "seed": task.seed, "outputs": files, "inputs": {**cached.inputs, **inputs.hashes(read)},
+        "pose": task.pose, "seed": task.seed, "outputs": files, "inputs": {**cached.inputs, **file_digests(read)},
         "timings": {"scene_load": round(loaded - start, 6), "render": round(rendered - loaded, 6),
                     "write": round(written - rendered, 6)},
         "scene_cached": hit, "worker": f"{socket.gethostname()}:{os.getpid()}",

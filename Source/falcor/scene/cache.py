@@ -85,6 +85,11 @@ def file_digest(path) -> str:
     return digest.hexdigest()
 
 
+def file_digests(files) -> dict[str, str]:
+    """{path: SHA-256} of the regular files among `files`, in path order."""
+    return {f: file_digest(f) for f in sorted(files) if os.path.isfile(f)}
+
+
 _build_identity = None
 
 
@@ -222,7 +227,7 @@ def load_scene_cached(resolved: Path, flags, settings, build):
         _log(_ext.Logger.Level.Warning, f"Scene '{resolved}' can't be cached: {e}.")
     scene = Scene(contents, settings, mesh_arrays=specs)
     if stored is not None:
-        assets = {f: file_digest(f) for f in sorted(files) if os.path.isfile(f)}
+        assets = file_digests(files)
         try:
             write(path, assets, stored, scene.native)
             _log(_ext.Logger.Level.Info, f"Wrote the scene cache '{path}' ({len(assets)} input files).")
