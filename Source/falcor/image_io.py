@@ -26,7 +26,26 @@ def read_image(path: str | os.PathLike) -> tuple[np.ndarray, "_ext.ResourceForma
     return _read_pillow(path)
 
 
-def _read_pillow(path: Path) -> tuple[np.ndarray, "_ext.ResourceFormat"]:
+def decode_image(data: bytes, name: str = "") -> tuple[np.ndarray, "_ext.ResourceFormat"]:
+    """`read_image` of an image file's bytes held in memory (a texture embedded in a scene file):
+    PNG, JPEG, TGA, BMP and the other formats Pillow reads, or EXR. `name` says what the bytes
+    are in errors."""
+    import io
+
+    if data[:4] == b"\x76\x2f\x31\x01":  # OpenEXR's magic number
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:  # OpenEXR's Python API reads files only
+            path = Path(folder) / "embedded.exr"
+            path.write_bytes(data)
+            return _read_exr(path), _RF.RGBA32Float
+    try:
+        return _read_pillow(io.BytesIO(data))
+    except Exception as e:  # Pillow's errors for unknown or damaged data are of many types
+        raise ValueError(f"can't decode the embedded image '{name}' ({type(e).__name__}: {e})") from e
+
+
+def _read_pillow(path) -> tuple[np.ndarray, "_ext.ResourceFormat"]:
     from PIL import Image
 
     with Image.open(path) as img:

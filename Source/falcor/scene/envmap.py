@@ -43,18 +43,35 @@ class EnvMap(Versioned):
         texture = textures.load_texture(resolved, srgb=False) if resolved is not None else None
         if texture is None:
             raise _ext.RuntimeError(f"Failed to load environment map from '{os.fspath(path)}'.")
-        bad = textures.non_finite_texels(texture)
-        if bad:
-            raise _ext.RuntimeError(f"EnvMap '{resolved}': the image has {bad} NaN or infinite values.")
-        self._path = resolved
-        self.texture = texture
-        self._rotation = float3(0.0)
-        self._intensity = 1.0
-        self._tint = float3(1.0)
+        self._set_image(Path(resolved), texture)
 
     @staticmethod
     def createFromFile(path: str | os.PathLike[str]) -> EnvMap:
         return EnvMap(path)
+
+    @classmethod
+    def from_texels(cls, texels: np.ndarray, name: str) -> EnvMap:
+        """An environment map of a lat-long image computed in memory (an importer's conversion of a
+        format's own mapping), (H, W, 3 or 4) float radiance; `name` stands for the path in messages."""
+        texels = np.asarray(texels, np.float32)
+        if texels.ndim != 3 or texels.shape[2] not in (3, 4) or min(texels.shape[:2]) < 1:
+            raise _ext.RuntimeError(f"EnvMap '{name}': expected an (H, W, 3 or 4) image, got shape {texels.shape}.")
+        rgba = np.ones(texels.shape[:2] + (4,), np.float32)
+        rgba[..., :3] = texels[..., :3]
+        env = cls.__new__(cls)
+        Versioned.__init__(env)
+        env._set_image(Path(name), textures.texture_from_pixels(rgba, _ext.ResourceFormat.RGBA32Float, srgb=False))
+        return env
+
+    def _set_image(self, path: Path, texture) -> None:
+        bad = textures.non_finite_texels(texture)
+        if bad:
+            raise _ext.RuntimeError(f"EnvMap '{path}': the image has {bad} NaN or infinite values.")
+        self._path = path
+        self.texture = texture
+        self._rotation = float3(0.0)
+        self._intensity = 1.0
+        self._tint = float3(1.0)
 
     def __repr__(self) -> str:
         return f"EnvMap('{self._path}')"

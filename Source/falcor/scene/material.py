@@ -289,6 +289,17 @@ class IMaterial:
         self._set_texture(slot, texture, path)
         return True
 
+    def _load_embedded_texture(self, slot: MaterialTextureSlot, data: bytes, name: str, use_srgb: bool = True) -> bool:
+        """loadTexture of an image file's bytes embedded in a scene file; `name` names it in messages."""
+        if slot not in self._slots:
+            _warn(f"Material '{self._name}' does not have texture slot '{slot.name}'. Ignoring the embedded texture '{name}'.")
+            return False
+        texture = textures.texture_from_encoded(data, name, use_srgb and self._slots[slot].srgb)
+        if texture is None:
+            return False
+        self._set_texture(slot, texture, name)
+        return True
+
     def load_texture(self, slot: MaterialTextureSlot, path: str | os.PathLike[str], use_srgb: bool = True) -> bool:
         return self.loadTexture(slot, path, use_srgb)
 

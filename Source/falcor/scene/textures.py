@@ -35,12 +35,30 @@ def load_texture(path, srgb: bool, generate_mips: bool = True):
     except Exception as e:  # unreadable file: Falcor returns no texture
         _ext.Logger.log(_ext.Logger.Level.Warning, f"Failed to load texture '{path}': {e}")
         return None
-    fmt = _SRGB.get(image.format, image.format) if srgb else image.format
-    texture = _ext.Texture(image.width, image.height, fmt, 1, MAX_MIPS if generate_mips else 1)
-    texture.from_numpy(np.asarray(image))
+    return texture_from_pixels(np.asarray(image), image.format, srgb, generate_mips)
+
+
+def texture_from_pixels(pixels: np.ndarray, fmt, srgb: bool, generate_mips: bool = True):
+    """A texture of decoded pixels (H, W, C) in `fmt`, reinterpreted as sRGB if asked, with mips."""
+    fmt = _SRGB.get(fmt, fmt) if srgb else fmt
+    texture = _ext.Texture(pixels.shape[1], pixels.shape[0], fmt, 1, MAX_MIPS if generate_mips else 1)
+    texture.from_numpy(pixels)
     if generate_mips:
         texture.generate_mips()
     return texture
+
+
+def texture_from_encoded(data: bytes, name: str, srgb: bool):
+    """A texture from an image file's bytes held in memory (textures embedded in FBX, glb, USDZ,
+    ...), or None with a warning naming it when the bytes don't decode."""
+    from ..image_io import decode_image
+
+    try:
+        pixels, fmt = decode_image(data, name)
+    except ValueError as e:
+        _ext.Logger.log(_ext.Logger.Level.Warning, f"Failed to load texture: {e}")
+        return None
+    return texture_from_pixels(pixels, fmt, srgb)
 
 
 def non_finite_texels(texture) -> int:

@@ -1,7 +1,10 @@
 """What every asset importer produces, and the one function that adds it to a SceneBuilder.
 
-A format parser (gltf.py, obj.py, ply.py) reads a file into an `ImportedScene`: a node tree, triangle
-meshes as numpy arrays, materials, cameras, lights and node animations. Values are already in Falcor's
+A format parser (gltf.py, obj.py, ply.py, ...) reads a file into an `ImportedScene`: a node tree, triangle
+meshes as numpy arrays, materials, cameras, lights, node animations and an environment map. Where a
+format has something the neutral records below don't describe (a PBRT material, an area light, a
+camera given by its own matrices), the parser puts the ready Falcor object in the same list: a
+material (`IMaterial`), a light or camera already placed in world space, added as it is. Values are already in Falcor's
 conventions (the parser knows how Falcor's Assimp importer treats its format): texture coordinates have
 their origin at the top-left of the image, material parameters are the ones Falcor's StandardMaterial
 stores, light intensities are Falcor radiance. `add_to_scene_builder` then creates everything through
@@ -24,8 +27,10 @@ from ...math_types import float3, float4
 from ..animation import Animation as FalcorAnimation
 from ..asset_log import record_asset
 from ..camera import Camera as FalcorCamera
+from ..envmap import EnvMap
 from ..light import DirectionalLight, PointLight
-from ..material import MaterialTextureSlot, ShadingModel, StandardMaterial
+from ..light import Light as FalcorLight
+from ..material import IMaterial, MaterialTextureSlot, ShadingModel, StandardMaterial
 from ..transform import Transform
 from ..triangle_mesh import TriangleMesh
 from . import error
@@ -63,7 +68,15 @@ class Material:
     specular_transmission: float = 0.0
     double_sided: bool = False
     alpha_threshold: float | None = None  # None keeps the material's default
-    textures: dict[str, Path] = field(default_factory=dict)  # MaterialTextureSlot name -> file
+    textures: dict[str, Path | EmbeddedImage] = field(default_factory=dict)  # MaterialTextureSlot name -> image
+
+
+@dataclass
+class EmbeddedImage:
+    """An image file's bytes held inside the scene file (FBX, glb, data URI, USDZ); Falcor skips these."""
+
+    name: str  # how messages name it: "<scene file>:<texture name>"
+    data: bytes
 
 
 @dataclass
@@ -117,10 +130,11 @@ class ImportedScene:
     path: Path
     nodes: list[Node] = field(default_factory=list)
     meshes: list[Mesh] = field(default_factory=list)
-    materials: list[Material] = field(default_factory=list)
-    cameras: list[Camera] = field(default_factory=list)
-    lights: list[Light] = field(default_factory=list)
+    materials: list[Material | IMaterial] = field(default_factory=list)
+    cameras: list[Camera | FalcorCamera] = field(default_factory=list)
+    lights: list[Light | FalcorLight] = field(default_factory=list)
     animations: list[Animation] = field(default_factory=list)
+    env_map: EnvMap | None = None
 
     def world_matrix(self, index: int) -> np.ndarray:
         node = self.nodes[index]
@@ -302,9 +316,17 @@ def add_to_scene_builder(scene: ImportedScene, builder):
     for animation in scene.animations:
         _add_node_animations(scene, animation, node_ids, builder)
     for camera in scene.cameras:
-        builder.addCamera(_follow_node(scene, camera.node, _camera(scene, camera), builder))
+        if isinstance(camera, FalcorCamera):
+            builder.addCamera(camera)
+        else:
+            builder.addCamera(_follow_node(scene, camera.node, _camera(scene, camera), builder))
     for light in scene.lights:
-        builder.addLight(_follow_node(scene, light.node, _light(scene, light), builder))
+        if isinstance(light, FalcorLight):
+            builder.addLight(light)
+        else:
+            builder.addLight(_follow_node(scene, light.node, _light(scene, light), builder))
+    if scene.env_map is not None:
+        builder.envMap = scene.env_map
 
 
 def _add_node(scene: ImportedScene, node: Node, node_ids: list[int], builder) -> int:
@@ -333,16 +355,17 @@ def _triangle_mesh(scene: ImportedScene, mesh: Mesh, builder) -> TriangleMesh:
     return TriangleMesh.from_arrays(mesh.positions, mesh.normals, texcoords, mesh.indices, name=mesh.name)
 
 
-def _material(materials: list[Material], index: int, created: dict, builder) -> StandardMaterial:
+def _material(materials: list[Material | IMaterial], index: int, created: dict, builder) -> IMaterial:
     if index not in created:
-        created[index] = _standard_material(materials[index], builder)
+        m = materials[index]
+        created[index] = m if isinstance(m, IMaterial) else _standard_material(m, builder)
     return created[index]
 
 
 def _standard_material(m: Material, builder) -> StandardMaterial:
     material = StandardMaterial(m.name, _shading_model(m, builder.flags))
-    for slot, file in m.textures.items():
-        builder.loadMaterialTexture(material, getattr(MaterialTextureSlot, slot), file)
+    for slot, image in m.textures.items():
+        load_texture(builder, material, getattr(MaterialTextureSlot, slot), image)
     material.baseColor = float4(*m.base_color)
     material.specularParams = float4(*m.specular_params)
     material.emissiveColor = float3(*m.emissive_color)
@@ -353,6 +376,15 @@ def _standard_material(m: Material, builder) -> StandardMaterial:
     if m.alpha_threshold is not None:
         material.alphaThreshold = m.alpha_threshold
     return material
+
+
+def load_texture(builder, material: IMaterial, slot: MaterialTextureSlot, image: Path | EmbeddedImage) -> None:
+    """builder.loadMaterialTexture, for files and for images embedded in the scene file alike."""
+    if isinstance(image, EmbeddedImage):
+        srgb = not (builder.flags & type(builder.flags).AssumeLinearSpaceTextures)
+        material._load_embedded_texture(slot, image.data, image.name, srgb)
+    else:
+        builder.loadMaterialTexture(material, slot, image)
 
 
 def _shading_model(m: Material, flags) -> ShadingModel:
