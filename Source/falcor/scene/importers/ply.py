@@ -1,7 +1,7 @@
 """Stanford PLY importer (.ply).
 
-trimesh parses the file (ASCII or binary; quads and polygons are triangulated as fans); this module maps it
-as Falcor 8's Assimp-based importer does:
+`_ply_reader` parses the file with numpy (ASCII or binary; quads and polygons are triangulated as fans);
+this module maps it as Falcor 8's Assimp-based importer does:
 
 - One root node named after the file holding one mesh.
 - Positions, vertex normals (nx, ny, nz) and per-vertex texture coordinates (u/v, s/t or texture_u/texture_v;
@@ -14,42 +14,46 @@ as Falcor 8's Assimp-based importer does:
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from . import _imported as ir
 from . import error, register_importer
 from ._imported import add_to_scene_builder
+from ._ply_reader import read_ply
 
 
 def load_ply(path) -> ir.ImportedScene:
     """Parse a .ply file; raises falcor.ImporterError naming the file if it is missing, invalid or has no faces."""
-    import trimesh  # On first use: see _imported._tf.
-
-    from ._trimesh_files import read_with_trimesh
-
-    loaded, resolver, path = read_with_trimesh(path, trimesh.exchange.ply.load_ply, "PLY file", fix_texture=False)
-    faces = loaded.get("faces")
-    if faces is None or len(faces) == 0:
-        raise error(path, "the file holds no faces (point clouds are not supported)")
-    positions = np.asarray(loaded["vertices"], np.float32)
-    indices = trimesh.geometry.triangulate_quads(faces, dtype=np.uint32)
-    ir.check_indices(path, indices, len(positions))
-    texcoords = getattr(loaded.get("visual"), "uv", None)
-    if texcoords is not None:
-        texcoords = np.column_stack([texcoords[:, 0], 1.0 - texcoords[:, 1]]).astype(np.float32)
-    normals = loaded.get("vertex_normals")
+    path = ir.require_file(Path(path), "PLY file")
+    mesh = read_ply(path)
+    texcoords = None
+    if mesh.texcoords is not None:
+        texcoords = np.column_stack([mesh.texcoords[:, 0], 1.0 - mesh.texcoords[:, 1]]).astype(np.float32)
+    positions, normals, indices = mesh.positions, mesh.normals, mesh.indices
     if normals is None:
         positions, normals, texcoords, indices = ir.flat_shaded(positions, indices, texcoords)
     scene = ir.ImportedScene(path)
-    found = [name for name in resolver.requested if name not in resolver.missing]
-    scene.materials.append(_default_material(found, path))
-    scene.meshes.append(ir.Mesh(path.stem, positions, np.asarray(normals, np.float32), indices, 0, texcoords))
+    scene.materials.append(_default_material(_texture_files(path, mesh.texture_files), path))
+    scene.meshes.append(ir.Mesh(path.stem, positions, normals, indices, 0, texcoords))
     scene.nodes.append(ir.Node(path.name, meshes=[0]))
     return scene
 
 
 def import_ply(path, builder, dict_=None):
     add_to_scene_builder(load_ply(path), builder)
+
+
+def _texture_files(path: Path, names: list[str]) -> list[str]:
+    """The texture files named in the header that exist beside the PLY file (a warning for the others)."""
+    found = []
+    for name in names:
+        if (path.parent / name).is_file():
+            found.append(name)
+        else:
+            ir.warn(f"'{path}' references '{name}', which can't be found (searched: '{path.parent}').")
+    return found
 
 
 def _default_material(texture_names: list[str], path) -> ir.Material:
