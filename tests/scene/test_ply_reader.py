@@ -99,5 +99,5 @@ def test_malformed_files_raise_naming_the_file(tmp_path, damage, message):
 def test_out_of_range_index_is_refused(tmp_path):
     data = binary_file("binary_little_endian", RNG.random((3, 3)), [[0, 1, 7]], ["x", "y", "z"])
     (tmp_path / "m.ply").write_bytes(data)
-    with pytest.raises(falcor.ImporterError, match="refers to vertex 7"):
+    with pytest.raises(falcor.ImporterError, match="vertex index 7 is out of range"):
         read_ply(tmp_path / "m.ply")

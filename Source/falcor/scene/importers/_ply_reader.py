@@ -118,7 +118,7 @@ class _Reader:
         indices = _fans(polygons)
         outside = indices[(indices < 0) | (indices >= len(positions))]
         if len(outside):
-            raise ValueError(f"a face refers to vertex {int(outside[0])} (the file has {len(positions)} vertices)")
+            raise ValueError(f"vertex index {int(outside[0])} is out of range (the file has {len(positions)} vertices)")
         mesh = PlyMesh(positions, indices.astype(np.uint32), texture_files=self._texture_files())
         if {"nx", "ny", "nz"} <= vertex.keys():
             mesh.normals = np.column_stack([vertex[c] for c in ("nx", "ny", "nz")]).astype(np.float32)
