@@ -21,9 +21,23 @@ from falcor.scene.importers import _imported as ir
 from falcor.scene.importers import gltf, obj, ply
 from falcor.scene.material import MaterialTextureSlot, ShadingModel
 from falcor.scene.scene_builder import SceneBuilder, SceneBuilderFlags
+from helpers import read_texture
 from shared_files import shared_path
 
 S45 = math.sin(math.pi / 4)
+
+
+def png_bytes(rgb, size=(2, 1)) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", size, tuple(rgb)).save(out, "PNG")
+    return out.getvalue()
+
+
+EMBEDDED_PNG = png_bytes((200, 100, 50))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,7 +131,7 @@ def build_test_scene() -> GltfDoc:
     # materials
     for uri in ("tex/base%20color.png", "mr.png", "n.png", "e.png"):
         g.add("textures", {"source": g.add("images", {"uri": uri})})
-    g.add("textures", {"source": g.add("images", {"uri": "data:image/png;base64,AAAA"})})
+    g.add("textures", {"source": g.add("images", {"uri": "data:image/png;base64," + base64.b64encode(EMBEDDED_PNG).decode()})})
     g.add("materials", {"name": "Textured", "pbrMetallicRoughness": {
         "baseColorFactor": [0.5, 0.5, 0.5, 0.25], "baseColorTexture": {"index": 0},
         "metallicFactor": 0.25, "roughnessFactor": 0.75, "metallicRoughnessTexture": {"index": 1}},
@@ -263,11 +277,12 @@ def test_gltf_materials(parsed, scene_files):
     assert textured.index_of_refraction == pytest.approx(1.4)
     assert textured.alpha_threshold == pytest.approx(0.3)
     assert not textured.double_sided
-    # URI-decoded, relative to the file; emissive is embedded (skipped), occlusion is not a Falcor slot
+    # URI-decoded, relative to the file; occlusion is not a Falcor slot
     assert textured.textures == {"BaseColor": folder / "tex/base color.png", "Specular": folder / "mr.png",
                                  "Normal": folder / "n.png", "Emissive": folder / "e.png"}
     assert plain.name == "Plain.doubleSided" and plain.double_sided  # Falcor's name token
-    assert plain.textures == {}  # its only texture is embedded
+    (embedded,) = plain.textures.values()  # a data URI: Falcor skips it, we load it
+    assert isinstance(embedded, ir.EmbeddedImage) and embedded.data == EMBEDDED_PNG
     assert plain.base_color == (1, 1, 1, 1) and plain.specular_params[1:3] == (1.0, 1.0)  # glTF defaults
     assert default.name == "unnamed" and default.specular_params[1:3] == (1.0, 1.0)
     assert default.alpha_threshold is None
@@ -275,9 +290,22 @@ def test_gltf_materials(parsed, scene_files):
     assert mesh_materials == ["Textured", "Plain.doubleSided", "unnamed"]
 
 
-def test_gltf_embedded_texture_warns(scene_files, capfd):
-    gltf.load_gltf(scene_files["gltf"])
-    assert "embedded texture" in capfd.readouterr().out
+def test_gltf_embedded_textures_are_loaded(tmp_path):
+    """Images as data URIs and as GLB buffer views reach the material with their texels."""
+    for kind in ("gltf", "glb"):
+        g = GltfDoc()
+        position = g.accessor(f32([[0, 0, 0], [1, 0, 0], [0, 1, 0]]))
+        image = {"bufferView": g.view(EMBEDDED_PNG), "mimeType": "image/png"} if kind == "glb" else \
+            {"uri": "data:image/png;base64," + base64.b64encode(EMBEDDED_PNG).decode()}
+        g.add("textures", {"source": g.add("images", image)})
+        g.add("materials", {"name": "M", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}})
+        g.add("meshes", {"primitives": [{"attributes": {"POSITION": position}, "material": 0}]})
+        g.add("nodes", {"mesh": 0})
+        g.add("scenes", {"nodes": [0]})
+        path = g.save_glb(tmp_path / "e.glb") if kind == "glb" else g.save_gltf(tmp_path / "e.gltf")
+        texture = imported(path).getMaterial("M").getTexture(MaterialTextureSlot.BaseColor)
+        assert texture.format == falcor.ResourceFormat.RGBA8UnormSrgb
+        assert read_texture(texture)[0, 0].tolist() == [200, 100, 50, 255], kind
 
 
 def test_gltf_camera_and_lights(parsed):

@@ -10,8 +10,9 @@ asset to Falcor's scene as Falcor 8's Assimp-based importer does:
   MetalRough); emissiveFactor -> emissiveColor; doubleSided, or a ".doubleSided" token in the name;
   KHR_materials_ior -> indexOfRefraction. Textures: baseColor -> BaseColor, metallicRoughness -> Specular
   (glTF packs roughness in G and metallic in B, which is the MetalRough specular layout; R, occlusion, is
-  unused), normal -> Normal, emissive -> Emissive; occlusion textures are ignored as in Falcor. Embedded
-  images (data URIs, buffer views) are not loaded, as in Falcor (a warning says so).
+  unused), normal -> Normal, emissive -> Emissive; occlusion textures are ignored as in Falcor. Beyond
+  Falcor, which skips them with a warning: images embedded in the file (data URIs, GLB buffer views) are
+  loaded.
   Beyond Falcor: alphaMode MASK sets alphaThreshold = alphaCutoff (Falcor keeps 0.5, glTF's default cutoff).
 - Primitives without a material get glTF's default material (white, metallic 1, roughness 1).
 - Missing normals are generated flat (glTF's rule; Falcor's Assimp path smooths them instead).
@@ -116,10 +117,7 @@ class _GltfParser:
                 raise error(self.path, f"buffer {index} has no uri and there is no GLB binary chunk")
             return blob
         if buffer.uri.startswith("data:"):
-            import urllib.request
-
-            with urllib.request.urlopen(buffer.uri) as data:
-                return data.read()
+            return _data_uri_bytes(buffer.uri)
         file = ir.require_file(self.path.parent / unquote(buffer.uri), "buffer file", referenced_by=self.path)
         return file.read_bytes()
 
@@ -276,13 +274,26 @@ class _GltfParser:
                 textures[slot] = file
         return textures
 
-    def _texture_file(self, texture_index: int, material_name: str) -> Path | None:
+    def _texture_file(self, texture_index: int, material_name: str) -> Path | ir.EmbeddedImage | None:
+        """The texture's image: a file beside the glTF, or bytes held in the file (a data URI or a
+        buffer view, which Falcor skips; we load them)."""
         source = self.gltf.textures[texture_index].source
         image = self.gltf.images[source] if source is not None else None
-        if image is None or image.uri is None or image.uri.startswith("data:"):
-            warn(f"glTF '{self.path}': material '{material_name}' uses an embedded texture; "
-                 "embedded textures are not loaded (as in Falcor).")
+        if image is None:
+            warn(f"glTF '{self.path}': material '{material_name}' uses texture {texture_index}, which has no image.")
             return None
+        name = f"{self.path}:{image.name or f'image {source}'}"
+        if image.bufferView is not None:
+            view = self.gltf.bufferViews[image.bufferView]
+            data = self.buffers[view.buffer][view.byteOffset or 0:(view.byteOffset or 0) + view.byteLength]
+            if len(data) != view.byteLength:
+                raise error(self.path, f"image {source}'s buffer view {image.bufferView} runs past its buffer")
+            return ir.EmbeddedImage(name, bytes(data))
+        if image.uri is None:
+            warn(f"glTF '{self.path}': image {source} has neither a uri nor a buffer view; it is skipped.")
+            return None
+        if image.uri.startswith("data:"):
+            return ir.EmbeddedImage(name, _data_uri_bytes(image.uri))
         return self.path.parent / unquote(image.uri).replace("\\", "/")
 
     # --- cameras and lights ---
@@ -338,6 +349,23 @@ class _GltfParser:
             raise error(self.path, f"an animation sampler of node '{self.scene.nodes[node].name}' has "
                                    f"{len(times)} key times but {len(values)} values")
         return ir.Channel(node, path, times, values, interpolation)
+
+
+def _data_uri_bytes(uri: str) -> bytes:
+    """The bytes of a `data:` URI (base64 or percent-encoded), decoded without any URL opener."""
+    import base64
+    import binascii
+    from urllib.parse import unquote_to_bytes
+
+    header, comma, payload = uri.partition(",")
+    if not comma:
+        raise ValueError("a data URI without ','")
+    if header.endswith(";base64"):
+        try:
+            return base64.b64decode(payload, validate=True)
+        except binascii.Error as e:
+            raise ValueError(f"a data URI's base64 is invalid ({e})") from e
+    return unquote_to_bytes(payload)
 
 
 def _node_matrix(node) -> np.ndarray:
