@@ -1,0 +1,489 @@
+// falcor._assimp_reader: reads a scene file with the Open Asset Import Library (Assimp) and returns
+// what it holds as plain Python data (dicts, lists, numpy arrays). It only reads: the mapping to
+// Falcor's scene is done in Python (falcor/scene/importers/assimp.py). A separate extension module,
+// so that `import falcor` never loads libassimp; the Python side imports it when an Assimp format
+// is read.
+//
+// Files are opened through ScopedIOSystem: it opens regular files only, for reading only, below
+// the folders the caller allows, and reports every file it opened (the scene cache records them)
+// and every path it refused.
+
+#include <assimp/IOStream.hpp>
+#include <assimp/IOSystem.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/version.h>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+namespace fs = std::filesystem;
+
+namespace
+{
+
+// --- file access ----------------------------------------------------------------------------------
+
+class FileStream final : public Assimp::IOStream
+{
+public:
+    explicit FileStream(std::FILE* file) : mFile(file) {}
+    ~FileStream() override { std::fclose(mFile); }
+
+    size_t Read(void* buffer, size_t size, size_t count) override { return std::fread(buffer, size, count, mFile); }
+    size_t Write(const void*, size_t, size_t) override { return 0; }
+    aiReturn Seek(size_t offset, aiOrigin origin) override
+    {
+        static const int kWhence[] = {SEEK_SET, SEEK_CUR, SEEK_END};
+        if (origin > aiOrigin_END)
+            return aiReturn_FAILURE;
+        return std::fseek(mFile, long(offset), kWhence[origin]) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
+    }
+    size_t Tell() const override { return size_t(std::ftell(mFile)); }
+    size_t FileSize() const override
+    {
+        struct stat info{};
+        return fstat(fileno(mFile), &info) == 0 ? size_t(info.st_size) : 0;
+    }
+    void Flush() override {}
+
+private:
+    std::FILE* mFile;
+};
+
+class ScopedIOSystem final : public Assimp::IOSystem
+{
+public:
+    explicit ScopedIOSystem(std::vector<fs::path> allowedRoots) : mAllowedRoots(std::move(allowedRoots)) {}
+
+    bool Exists(const char* file) const override { return isAllowedRegularFile(file); }
+    char getOsSeparator() const override { return '/'; }
+
+    Assimp::IOStream* Open(const char* file, const char* mode) override
+    {
+        bool reading = mode && mode[0] == 'r' && !std::strchr(mode, '+');
+        if (!reading || !isAllowedRegularFile(file))
+        {
+            mRefused.push_back(file ? file : "");
+            return nullptr;
+        }
+        std::FILE* handle = std::fopen(file, "rb");
+        if (!handle)
+            return nullptr;
+        mOpened.push_back(absolute(file).string());
+        return new FileStream(handle);
+    }
+
+    void Close(Assimp::IOStream* stream) override { delete stream; }
+
+    bool ComparePaths(const char* one, const char* second) const override
+    {
+        return absolute(one) == absolute(second);
+    }
+
+    const std::vector<std::string>& opened() const { return mOpened; }
+    const std::vector<std::string>& refused() const { return mRefused; }
+
+private:
+    static fs::path absolute(const char* file)
+    {
+        std::error_code ec;
+        fs::path path = fs::absolute(fs::path(file), ec);
+        return (ec ? fs::path(file) : path).lexically_normal();
+    }
+
+    // Regular files only (a FIFO or a device would block or never end), lexically below a root.
+    bool isAllowedRegularFile(const char* file) const
+    {
+        if (!file || !*file)
+            return false;
+        struct stat info{};
+        if (stat(file, &info) != 0 || !S_ISREG(info.st_mode))
+            return false;
+        fs::path path = absolute(file);
+        for (const fs::path& root : mAllowedRoots)
+        {
+            fs::path relative = path.lexically_relative(root);
+            if (!relative.empty() && *relative.begin() != "..")
+                return true;
+        }
+        return false;
+    }
+
+    std::vector<fs::path> mAllowedRoots;
+    std::vector<std::string> mOpened;
+    std::vector<std::string> mRefused;
+};
+
+// --- conversions ----------------------------------------------------------------------------------
+
+py::array_t<double> matrixArray(const aiMatrix4x4& m)
+{
+    py::array_t<double> out({4, 4});
+    auto r = out.mutable_unchecked<2>();
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            r(i, j) = m[i][j];
+    return out;
+}
+
+py::tuple vec3(const aiVector3D& v)
+{
+    return py::make_tuple(v.x, v.y, v.z);
+}
+
+py::tuple color3(const aiColor3D& c)
+{
+    return py::make_tuple(c.r, c.g, c.b);
+}
+
+template<typename T>
+py::array_t<float> floatRows(const T* data, size_t count, size_t width)
+{
+    py::array_t<float> out({count, width});
+    float* dst = out.mutable_data();
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = 0; j < width; j++)
+            dst[i * width + j] = float(data[i][unsigned(j)]);
+    return out;
+}
+
+// --- scene parts ----------------------------------------------------------------------------------
+
+py::list nodeList(const aiScene* scene)
+{
+    // Depth-first, parents before children, without recursion (deep hierarchies in hostile files).
+    py::list nodes;
+    std::vector<std::pair<const aiNode*, long>> stack;
+    if (scene->mRootNode)
+        stack.emplace_back(scene->mRootNode, -1);
+    while (!stack.empty())
+    {
+        auto [node, parent] = stack.back();
+        stack.pop_back();
+        long index = long(py::len(nodes));
+        py::list meshes;
+        for (unsigned i = 0; i < node->mNumMeshes; i++)
+            meshes.append(node->mMeshes[i]);
+        py::dict d;
+        d["name"] = std::string(node->mName.C_Str());
+        d["parent"] = parent < 0 ? py::object(py::none()) : py::object(py::int_(parent));
+        d["matrix"] = matrixArray(node->mTransformation);
+        d["meshes"] = meshes;
+        nodes.append(d);
+        for (unsigned i = node->mNumChildren; i-- > 0;)
+            if (node->mChildren[i])
+                stack.emplace_back(node->mChildren[i], index);
+    }
+    return nodes;
+}
+
+py::dict meshDict(const aiMesh* mesh)
+{
+    py::dict d;
+    const size_t n = mesh->mNumVertices;
+    d["name"] = std::string(mesh->mName.C_Str());
+    d["material"] = mesh->mMaterialIndex;
+    d["primitive_types"] = mesh->mPrimitiveTypes;
+    d["positions"] = mesh->mVertices ? py::object(floatRows(mesh->mVertices, n, 3)) : py::object(py::none());
+    d["normals"] = mesh->mNormals ? py::object(floatRows(mesh->mNormals, n, 3)) : py::object(py::none());
+    d["texcoords"] = mesh->mTextureCoords[0] ? py::object(floatRows(mesh->mTextureCoords[0], n, 2)) : py::object(py::none());
+
+    bool triangles = mesh->mNumFaces > 0 && mesh->mFaces;
+    for (unsigned i = 0; triangles && i < mesh->mNumFaces; i++)
+        triangles = mesh->mFaces[i].mNumIndices == 3 && mesh->mFaces[i].mIndices;
+    if (triangles)
+    {
+        py::array_t<uint32_t> faces({size_t(mesh->mNumFaces), size_t(3)});
+        uint32_t* dst = faces.mutable_data();
+        for (unsigned i = 0; i < mesh->mNumFaces; i++)
+            std::memcpy(dst + 3 * size_t(i), mesh->mFaces[i].mIndices, 3 * sizeof(uint32_t));
+        d["faces"] = faces;
+    }
+    else
+    {
+        d["faces"] = py::none();
+    }
+    d["face_count"] = mesh->mNumFaces;
+
+    py::list bones;
+    for (unsigned i = 0; i < mesh->mNumBones; i++)
+        if (mesh->mBones[i])
+            bones.append(std::string(mesh->mBones[i]->mName.C_Str()));
+    d["bones"] = bones;
+    d["morph_targets"] = mesh->mNumAnimMeshes;
+    return d;
+}
+
+py::object propertyValue(const aiMaterialProperty* p)
+{
+    const char* data = p->mData;
+    const size_t size = p->mDataLength;
+    switch (p->mType)
+    {
+    case aiPTI_Float:
+    {
+        py::list values;
+        for (size_t i = 0; i + sizeof(float) <= size; i += sizeof(float))
+        {
+            float v;
+            std::memcpy(&v, data + i, sizeof v);
+            values.append(v);
+        }
+        return values;
+    }
+    case aiPTI_Double:
+    {
+        py::list values;
+        for (size_t i = 0; i + sizeof(double) <= size; i += sizeof(double))
+        {
+            double v;
+            std::memcpy(&v, data + i, sizeof v);
+            values.append(v);
+        }
+        return values;
+    }
+    case aiPTI_Integer:
+    {
+        py::list values;
+        for (size_t i = 0; i + sizeof(int32_t) <= size; i += sizeof(int32_t))
+        {
+            int32_t v;
+            std::memcpy(&v, data + i, sizeof v);
+            values.append(v);
+        }
+        return values;
+    }
+    case aiPTI_String:
+    {
+        // An aiString as stored in a material: 32-bit length, characters, terminating zero.
+        uint32_t length = 0;
+        if (size < sizeof length)
+            return py::str("");
+        std::memcpy(&length, data, sizeof length);
+        length = uint32_t(std::min<size_t>(length, size - sizeof length));
+        return py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(data + sizeof length, length, "replace"));
+    }
+    default:
+        return py::bytes(data, size);
+    }
+}
+
+py::list materialProperties(const aiMaterial* material)
+{
+    py::list properties;
+    for (unsigned i = 0; i < material->mNumProperties; i++)
+    {
+        const aiMaterialProperty* p = material->mProperties[i];
+        if (!p)
+            continue;
+        properties.append(py::make_tuple(std::string(p->mKey.C_Str()), p->mSemantic, p->mIndex, propertyValue(p)));
+    }
+    return properties;
+}
+
+py::dict textureDict(const aiTexture* texture)
+{
+    py::dict d;
+    d["filename"] = std::string(texture->mFilename.C_Str());
+    d["hint"] = std::string(texture->achFormatHint, strnlen(texture->achFormatHint, sizeof texture->achFormatHint));
+    d["width"] = texture->mWidth;
+    d["height"] = texture->mHeight;
+    if (texture->mHeight == 0) // an image file's bytes (PNG, JPEG, ...), mWidth of them
+    {
+        d["data"] = py::bytes(reinterpret_cast<const char*>(texture->pcData), texture->pcData ? texture->mWidth : 0);
+    }
+    else // texels, BGRA 8 bits each
+    {
+        py::array_t<uint8_t> texels({size_t(texture->mHeight), size_t(texture->mWidth), size_t(4)});
+        if (texture->pcData)
+            std::memcpy(texels.mutable_data(), texture->pcData, size_t(texture->mWidth) * texture->mHeight * 4);
+        else
+            std::memset(texels.mutable_data(), 0, size_t(texture->mWidth) * texture->mHeight * 4);
+        d["data"] = texels;
+    }
+    return d;
+}
+
+py::dict cameraDict(const aiCamera* c)
+{
+    py::dict d;
+    d["name"] = std::string(c->mName.C_Str());
+    d["position"] = vec3(c->mPosition);
+    d["up"] = vec3(c->mUp);
+    d["look_at"] = vec3(c->mLookAt);
+    d["horizontal_fov"] = c->mHorizontalFOV;
+    d["near"] = c->mClipPlaneNear;
+    d["far"] = c->mClipPlaneFar;
+    d["aspect"] = c->mAspect;
+    d["orthographic_width"] = c->mOrthographicWidth;
+    return d;
+}
+
+py::dict lightDict(const aiLight* l)
+{
+    py::dict d;
+    d["name"] = std::string(l->mName.C_Str());
+    d["type"] = int(l->mType);
+    d["position"] = vec3(l->mPosition);
+    d["direction"] = vec3(l->mDirection);
+    d["up"] = vec3(l->mUp);
+    d["diffuse"] = color3(l->mColorDiffuse);
+    d["specular"] = color3(l->mColorSpecular);
+    d["inner_cone"] = l->mAngleInnerCone;
+    d["outer_cone"] = l->mAngleOuterCone;
+    return d;
+}
+
+template<typename Key>
+std::pair<py::array_t<double>, py::array_t<double>> keyArrays(const Key* keys, unsigned count, size_t width)
+{
+    py::array_t<double> times(size_t{count});
+    py::array_t<double> values({size_t(count), width});
+    double* t = times.mutable_data();
+    double* v = values.mutable_data();
+    for (unsigned i = 0; i < count; i++)
+    {
+        t[i] = keys[i].mTime;
+        if constexpr (std::is_same_v<Key, aiQuatKey>)
+        {
+            const aiQuaternion& q = keys[i].mValue; // stored w, x, y, z; returned x, y, z, w
+            v[4 * size_t(i) + 0] = q.x, v[4 * size_t(i) + 1] = q.y, v[4 * size_t(i) + 2] = q.z, v[4 * size_t(i) + 3] = q.w;
+        }
+        else
+        {
+            for (size_t j = 0; j < 3; j++)
+                v[3 * size_t(i) + j] = keys[i].mValue[unsigned(j)];
+        }
+    }
+    return {times, values};
+}
+
+py::dict animationDict(const aiAnimation* a)
+{
+    py::dict d;
+    d["name"] = std::string(a->mName.C_Str());
+    d["duration"] = a->mDuration;
+    d["ticks_per_second"] = a->mTicksPerSecond;
+    d["mesh_channels"] = a->mNumMeshChannels + a->mNumMorphMeshChannels;
+    py::list channels;
+    for (unsigned i = 0; i < a->mNumChannels; i++)
+    {
+        const aiNodeAnim* c = a->mChannels[i];
+        if (!c)
+            continue;
+        py::dict channel;
+        channel["node"] = std::string(c->mNodeName.C_Str());
+        auto [pt, pv] = keyArrays(c->mPositionKeys, c->mPositionKeys ? c->mNumPositionKeys : 0, 3);
+        auto [rt, rv] = keyArrays(c->mRotationKeys, c->mRotationKeys ? c->mNumRotationKeys : 0, 4);
+        auto [st, sv] = keyArrays(c->mScalingKeys, c->mScalingKeys ? c->mNumScalingKeys : 0, 3);
+        channel["translation"] = py::make_tuple(pt, pv);
+        channel["rotation"] = py::make_tuple(rt, rv);
+        channel["scale"] = py::make_tuple(st, sv);
+        channels.append(channel);
+    }
+    d["channels"] = channels;
+    return d;
+}
+
+template<typename T, typename F>
+py::list listOf(T* const* items, unsigned count, F convert)
+{
+    py::list out;
+    for (unsigned i = 0; i < count; i++)
+        out.append(items[i] ? py::object(convert(items[i])) : py::object(py::none()));
+    return out;
+}
+
+py::dict sceneDict(const aiScene* s)
+{
+    py::dict d;
+    d["nodes"] = nodeList(s);
+    d["meshes"] = listOf(s->mMeshes, s->mNumMeshes, meshDict);
+    d["materials"] = listOf(s->mMaterials, s->mNumMaterials, materialProperties);
+    d["textures"] = listOf(s->mTextures, s->mNumTextures, textureDict);
+    d["cameras"] = listOf(s->mCameras, s->mNumCameras, cameraDict);
+    d["lights"] = listOf(s->mLights, s->mNumLights, lightDict);
+    d["animations"] = listOf(s->mAnimations, s->mNumAnimations, animationDict);
+    return d;
+}
+
+// --- the entry point ------------------------------------------------------------------------------
+
+// Falcor 8's post-processing: the "max quality real-time" preset with UVs flipped (origin at the
+// image's top-left) and unused components removed, less the steps Falcor turns off (its own
+// tangents, no degenerate-to-line conversion, no graph optimization (it mishandles negative
+// determinants), no material merging, no splitting of large meshes).
+unsigned postProcessSteps(bool mergeMeshes)
+{
+    unsigned steps = aiProcessPreset_TargetRealtime_MaxQuality | aiProcess_FlipUVs | aiProcess_RemoveComponent;
+    steps &= ~unsigned(aiProcess_CalcTangentSpace | aiProcess_FindDegenerates | aiProcess_OptimizeGraph |
+                       aiProcess_RemoveRedundantMaterials | aiProcess_SplitLargeMeshes);
+    if (!mergeMeshes)
+        steps &= ~unsigned(aiProcess_OptimizeMeshes);
+    return steps;
+}
+
+py::dict readScene(const std::string& path, const std::vector<std::string>& allowedRoots, bool mergeMeshes, unsigned dropSteps)
+{
+    std::vector<fs::path> roots;
+    for (const std::string& root : allowedRoots)
+        roots.push_back(fs::absolute(fs::path(root)).lexically_normal());
+
+    Assimp::Importer importer;
+    auto* io = new ScopedIOSystem(roots); // owned by the importer
+    importer.SetIOHandler(io);
+    // Vertex colours, texture coordinate sets beyond the first, tangents: Falcor uses none of them,
+    // and dropping them lets JoinIdenticalVertices join more.
+    int removed = aiComponent_COLORS | aiComponent_TANGENTS_AND_BITANGENTS;
+    for (unsigned set = 1; set < AI_MAX_NUMBER_OF_TEXTURECOORDS; set++)
+        removed |= aiComponent_TEXCOORDSn(set);
+    importer.SetPropertyInteger(AI_CONFIG_PP_RVC_FLAGS, removed);
+
+    const aiScene* scene = nullptr;
+    {
+        py::gil_scoped_release release;
+        scene = importer.ReadFile(path, postProcessSteps(mergeMeshes) & ~dropSteps);
+    }
+    py::dict result;
+    result["files"] = io->opened();
+    result["refused"] = io->refused();
+    if (!scene)
+    {
+        result["error"] = std::string(importer.GetErrorString());
+        return result;
+    }
+    result["error"] = py::none();
+    result["scene"] = sceneDict(scene);
+    return result;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_assimp_reader, m)
+{
+    m.doc() = "Reads scene files with Assimp into plain Python data (see falcor.scene.importers.assimp).";
+    m.def("read_scene", &readScene, py::arg("path"), py::arg("allowed_roots"), py::arg("merge_meshes") = true,
+          py::arg("drop_steps") = 0u,
+          "Reads `path` with Falcor's post-processing (`drop_steps`: aiPostProcessSteps bits to leave out). "
+          "Returns {'files', 'refused', 'error', 'scene'}.");
+    m.def("post_process_steps", &postProcessSteps, py::arg("merge_meshes") = true);
+    m.attr("version") = py::str(std::to_string(aiGetVersionMajor()) + "." + std::to_string(aiGetVersionMinor()) + "." +
+                                std::to_string(aiGetVersionPatch()));
+}
