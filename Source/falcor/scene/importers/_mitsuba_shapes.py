@@ -1,0 +1,455 @@
+"""Mitsuba shapes, BSDFs and textures as Falcor meshes and materials (part of the Mitsuba importer).
+
+Shapes are triangle meshes in world space (their to_world is applied to the vertices, so any affine
+transform, shear included, is exact). Mitsuba's analytic shapes are tessellated as Mitsuba defines
+their local geometry: rectangle [-1, 1]^2 at z = 0 facing +z, disk of radius 1 at z = 0 facing +z,
+cube [-1, 1]^3 facing out, sphere of `radius` around `center` facing out.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ...math_types import float4
+from .. import textures
+from ..material import (MaterialTextureSlot, PBRTCoatedDiffuseMaterial, PBRTConductorMaterial, PBRTDielectricMaterial,
+                        PBRTDiffuseMaterial, StandardMaterial)
+from . import _imported as ir
+from . import _mitsuba_tables as tables
+from ._mitsuba_xml import Obj
+
+SPHERE_SEGMENTS = (64, 32)  # longitude x latitude
+DISK_SEGMENTS = 64
+MAX_INSTANCES = 100_000
+MAX_CHECKER_TEXELS = 1024
+ROUGH_DEFAULT_ALPHA = 0.1
+
+
+# --- shapes -----------------------------------------------------------------------------------------
+
+
+def add_shape(b, obj: Obj, parent: np.ndarray) -> None:
+    if obj.type == "shapegroup":
+        return  # drawn by its instances
+    if obj.type == "instance":
+        return _instance(b, obj, parent)
+    geometry = _geometry(b, obj)
+    if geometry is None:
+        return
+    positions, normals, texcoords, indices = geometry
+    matrix = parent @ b.transform(obj)
+    if b.value(obj, "flip_normals", "boolean", False):
+        indices = indices[:, [0, 2, 1]]
+        normals = -normals
+    positions, normals = _to_world(b, obj, matrix, positions, normals)
+    material = shape_material(b, obj)
+    if material is None:
+        return
+    name = obj.id or f"{obj.type}{len(b.scene.meshes)}"
+    b.scene.meshes.append(ir.Mesh(name, positions.astype(np.float32), normals.astype(np.float32),
+                                  np.ascontiguousarray(indices, np.uint32), material,
+                                  None if texcoords is None else texcoords.astype(np.float32)))
+    b.scene.nodes[0].meshes.append(len(b.scene.meshes) - 1)
+    for name in obj.props:
+        if name not in ("to_world", "filename", "face_normals", "flip_normals", "center", "radius", "flip_tex_coords"):
+            b.warn(obj.props[name].where, f"'{name}' of <shape type=\"{obj.type}\"> is skipped")
+
+
+def _instance(b, obj: Obj, parent: np.ndarray) -> None:
+    groups = [g for _, g in obj.nested("shape") if g.type == "shapegroup"]
+    if len(groups) != 1:
+        raise b.fail(obj.where, "an instance needs exactly one shapegroup reference")
+    if len(b.scene.meshes) > MAX_INSTANCES:
+        raise b.fail(obj.where, f"more than {MAX_INSTANCES} shapes")
+    matrix = parent @ b.transform(obj)
+    for _, shape in groups[0].nested("shape"):
+        if shape.type in ("shapegroup", "instance"):
+            raise b.fail(shape.where, "a shapegroup can't hold shapegroups or instances")
+        add_shape(b, shape, matrix)
+
+
+def _to_world(b, obj: Obj, matrix: np.ndarray, positions: np.ndarray, normals: np.ndarray):
+    linear = matrix[:3, :3]
+    if abs(np.linalg.det(linear)) < 1e-30:
+        raise b.fail(obj.where, "the shape's to_world is singular (it would have no area)")
+    p = positions.astype(np.float64) @ linear.T + matrix[:3, 3]
+    n = normals.astype(np.float64) @ np.linalg.inv(linear)  # inverse transpose, applied to rows
+    length = np.linalg.norm(n, axis=1, keepdims=True)
+    n = np.divide(n, length, out=np.zeros_like(n), where=length > 0)
+    if not np.all(np.isfinite(p)) or np.max(np.abs(p), initial=0.0) > 3.0e38:
+        raise b.fail(obj.where, "the shape's vertices overflow float in world space")
+    return p, n
+
+
+def _geometry(b, obj: Obj):
+    """(positions, normals, texcoords or None, (T, 3) indices) in the shape's local space."""
+    if obj.type in ("obj", "ply"):
+        return _mesh_file(b, obj)
+    if obj.type == "rectangle":
+        p = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], float)
+        return p, np.tile([0.0, 0.0, 1.0], (4, 1)), (p[:, :2] + 1) / 2, np.array([[0, 1, 2], [0, 2, 3]])
+    if obj.type == "disk":
+        return _disk()
+    if obj.type == "cube":
+        return _cube()
+    if obj.type == "sphere":
+        return _sphere(b, obj)
+    b.warn(obj.where, f"<shape type=\"{obj.type}\"> is skipped (not mapped to Falcor)")
+    return None
+
+
+def _mesh_file(b, obj: Obj):
+    from .obj import load_obj
+    from .ply import load_ply
+
+    filename = b.value(obj, "filename", "string")
+    if filename is None:
+        raise b.fail(obj.where, f"<shape type=\"{obj.type}\"> needs a filename")
+    path = b.reader.resolve(filename, Path(obj.where.rsplit(":", 1)[0]))
+    if path is None:
+        raise b.fail(obj.where, f"can't find the mesh file '{filename}'")
+    loaded = (load_obj if obj.type == "obj" else load_ply)(path)
+    offsets = np.cumsum([0] + [len(m.positions) for m in loaded.meshes])
+    positions = np.concatenate([m.positions for m in loaded.meshes])
+    indices = np.concatenate([m.indices.reshape(-1, 3) + o for m, o in zip(loaded.meshes, offsets)])
+    texcoords = None
+    if any(m.texcoords is not None for m in loaded.meshes):
+        texcoords = np.concatenate([m.texcoords if m.texcoords is not None else np.zeros((len(m.positions), 2), np.float32)
+                                    for m in loaded.meshes])
+    has_normals = _file_has_normals(path, obj.type)
+    if b.value(obj, "face_normals", "boolean", False):
+        positions, normals, texcoords, indices = ir.flat_shaded(positions, indices, texcoords)
+    elif has_normals:
+        normals = np.concatenate([m.normals for m in loaded.meshes])
+    else:
+        normals = smooth_normals(positions, indices)  # Mitsuba computes vertex normals when the file has none
+    return positions, normals, texcoords, indices
+
+
+def _file_has_normals(path: Path, kind: str) -> bool:
+    """Whether the file stores vertex normals (our readers make flat ones when it has none)."""
+    with open(path, "rb") as f:
+        data = f.read() if kind == "obj" else f.read(65536).split(b"end_header", 1)[0]
+    if kind == "obj":
+        return re.search(rb"^[ \t]*vn[ \t]", data, re.MULTILINE) is not None
+    return re.search(rb"^property\s+\w+\s+nx\s*$", data, re.MULTILINE) is not None
+
+
+def smooth_normals(positions: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Angle-weighted vertex normals over corners that share a position (Mitsuba's vertex normals)."""
+    unique, inverse = np.unique(positions, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    p = unique[inverse[indices]].astype(np.float64)  # (T, 3 corners, 3)
+    face = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    length = np.linalg.norm(face, axis=1, keepdims=True)
+    face = np.divide(face, length, out=np.zeros_like(face), where=length > 0)
+    accum = np.zeros((len(unique), 3))
+    for k in range(3):
+        e1 = p[:, (k + 1) % 3] - p[:, k]
+        e2 = p[:, (k + 2) % 3] - p[:, k]
+        cos = np.einsum("ij,ij->i", e1, e2) / np.maximum(np.linalg.norm(e1, axis=1) * np.linalg.norm(e2, axis=1), 1e-300)
+        np.add.at(accum, inverse[indices[:, k]], face * np.arccos(np.clip(cos, -1, 1))[:, None])
+    length = np.linalg.norm(accum, axis=1, keepdims=True)
+    accum = np.divide(accum, length, out=np.zeros_like(accum), where=length > 0)
+    return accum[inverse].astype(np.float32)
+
+
+def _disk():
+    phi = np.linspace(0.0, 2.0 * math.pi, DISK_SEGMENTS + 1)
+    ring = np.stack([np.cos(phi), np.sin(phi), np.zeros_like(phi)], axis=1)
+    positions = np.vstack([np.zeros((DISK_SEGMENTS + 1, 3)), ring])  # a centre copy per segment: Mitsuba's uv = (r, phi / 2 pi)
+    texcoords = np.stack([np.r_[np.zeros(DISK_SEGMENTS + 1), np.ones(DISK_SEGMENTS + 1)], np.r_[phi, phi] / (2 * math.pi)], axis=1)
+    k = np.arange(DISK_SEGMENTS)
+    indices = np.stack([k, DISK_SEGMENTS + 1 + k, DISK_SEGMENTS + 2 + k], axis=1)
+    return positions, np.tile([0.0, 0.0, 1.0], (len(positions), 1)), texcoords, indices
+
+
+def _cube():
+    positions, normals, texcoords, indices = [], [], [], []
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            n = np.zeros(3)
+            n[axis] = sign
+            u, v = np.zeros(3), np.zeros(3)
+            u[(axis + 1) % 3], v[(axis + 2) % 3] = 1.0, 1.0
+            if sign < 0:
+                u, v = v, u  # keep (u x v) = n, so the corners wind counter-clockwise seen from outside
+            base = len(positions)
+            for a, c in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+                positions.append(n + a * u + c * v)
+                normals.append(n)
+                texcoords.append(((a + 1) / 2, (c + 1) / 2))
+            indices += [[base, base + 1, base + 2], [base, base + 2, base + 3]]
+    return np.array(positions), np.array(normals), np.array(texcoords, float), np.array(indices)
+
+
+def _sphere(b, obj: Obj):
+    radius = b.number(obj, "radius", 1.0)
+    center = b.value(obj, "center", "point", np.zeros(3))
+    if not radius > 0:
+        raise b.fail(obj.props["radius"].where, f"the sphere's radius must be positive, not {radius}")
+    nu, nv = SPHERE_SEGMENTS
+    phi = np.linspace(0.0, 2.0 * math.pi, nu + 1)
+    theta = np.linspace(0.0, math.pi, nv + 1)
+    t, f = np.meshgrid(theta, phi, indexing="ij")  # (nv + 1, nu + 1)
+    unit = np.stack([np.sin(t) * np.cos(f), np.sin(t) * np.sin(f), np.cos(t)], axis=-1).reshape(-1, 3)
+    uv = np.stack([f / (2 * math.pi), t / math.pi], axis=-1).reshape(-1, 2)
+    i, j = np.meshgrid(np.arange(nv), np.arange(nu), indexing="ij")
+    a = (i * (nu + 1) + j).ravel()
+    b_, c, d = a + 1, a + nu + 1, a + nu + 2
+    indices = np.concatenate([np.stack([a, c, d], 1), np.stack([a, d, b_], 1)])
+    # Drop the triangles that collapse at the poles.
+    p = unit[indices]
+    keep = np.linalg.norm(np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]), axis=1) > 1e-12
+    return center + radius * unit, unit, uv, indices[keep]
+
+
+# --- materials ------------------------------------------------------------------------------------
+
+
+def shape_material(b, shape: Obj) -> int | None:
+    """The material index of a shape: its BSDF (Mitsuba's default: diffuse 0.5), made emissive
+    when it carries an area emitter."""
+    bsdfs = shape.nested("bsdf")
+    if len(bsdfs) > 1:
+        b.warn(shape.where, "a shape with several BSDFs uses the first (Mitsuba refuses this)")
+    bsdf = bsdfs[0][1] if bsdfs else None
+    for _, medium in shape.nested("medium"):
+        b.warn(medium.where, f"<medium type=\"{medium.type}\"> is skipped (participating media are not mapped)")
+    emitters = [e for _, e in shape.nested("emitter")]
+    if emitters and emitters[0].type == "area":
+        return _emissive_material(b, shape, bsdf, emitters[0])
+    for e in emitters:
+        b.warn(e.where, f"<emitter type=\"{e.type}\"> on a shape is skipped (only area emitters are mapped)")
+    if bsdf is not None and bsdf.type == "null":
+        b.warn(bsdf.where, "a shape with a null BSDF is skipped (it is invisible in Mitsuba)")
+        return None
+    key = ("bsdf", id(bsdf), False)
+    if key not in b.materials:
+        b.materials[key] = len(b.scene.materials)
+        b.scene.materials.append(make_bsdf(b, bsdf, double_sided=False) if bsdf is not None else _default_diffuse())
+    return b.materials[key]
+
+
+def _default_diffuse():
+    m = PBRTDiffuseMaterial("default")
+    m.baseColor = float4(0.5, 0.5, 0.5, 1.0)
+    return m
+
+
+def _emissive_material(b, shape: Obj, bsdf: Obj | None, emitter: Obj) -> int:
+    """Falcor's emissive surfaces are StandardMaterials (PBRT materials don't emit): the radiance is
+    the emissive colour, the surface reflects as a rough diffuse StandardMaterial of the BSDF's
+    diffuse reflectance, as Falcor's Mitsuba importer does. Emission is one-sided (front faces), as
+    in Mitsuba."""
+    radiance = b.color(emitter, "radiance", 1.0, emitter=True)
+    for name in emitter.props:
+        if name != "radiance":
+            b.warn(emitter.props[name].where, f"the area emitter's '{name}' is skipped")
+    inner = _unwrap_twosided(b, bsdf) if bsdf is not None else None
+    if inner is not None and inner.type != "diffuse":
+        b.warn(inner.where, f"the emitting shape's <bsdf type=\"{inner.type}\"> reflects as a diffuse StandardMaterial")
+    material = StandardMaterial(emitter.id or shape.id or f"emitter{len(b.scene.materials)}")
+    base = b.color(inner, "reflectance", 0.5) if inner is not None and inner.type == "diffuse" else np.full(3, 0.5)
+    material.baseColor = float4(*base, 1.0)
+    material.roughness = 1.0
+    material.metallic = 0.0
+    material.emissiveColor = tuple(float(c) for c in radiance)
+    material.doubleSided = bsdf is not None and bsdf.type == "twosided"
+    b.scene.materials.append(material)
+    return len(b.scene.materials) - 1
+
+
+def _unwrap_twosided(b, bsdf: Obj) -> Obj | None:
+    if bsdf.type != "twosided":
+        return bsdf
+    inner = bsdf.nested("bsdf")
+    if not inner:
+        raise b.fail(bsdf.where, "a twosided BSDF needs a nested BSDF")
+    if len(inner) > 1:
+        b.warn(bsdf.where, "a twosided BSDF with two BSDFs (front and back) uses the front one on both sides")
+    return inner[0][1]
+
+
+def make_bsdf(b, bsdf: Obj, double_sided: bool):
+    if id(bsdf) in b.building:
+        raise b.fail(bsdf.where, "the BSDF references itself")
+    b.building.append(id(bsdf))
+    try:
+        material = _bsdf(b, bsdf, double_sided)
+    finally:
+        b.building.pop()
+    return material
+
+
+def _bsdf(b, bsdf: Obj, double_sided: bool):
+    name = bsdf.id or f"{bsdf.type}{len(b.scene.materials)}"
+    kind = bsdf.type
+    if kind == "twosided":
+        return make_bsdf(b, _unwrap_twosided(b, bsdf), True)
+    if kind in ("bumpmap", "normalmap", "mask"):
+        inner = bsdf.nested("bsdf")
+        b.warn(bsdf.where, f"<bsdf type=\"{kind}\"> is skipped; its nested BSDF is used as it is")
+        return make_bsdf(b, inner[0][1], double_sided) if inner else _default_diffuse()
+    if kind == "diffuse":
+        m = PBRTDiffuseMaterial(name)
+        _color_or_texture(b, m, bsdf, "reflectance", 0.5)
+        known = {"reflectance"}
+    elif kind in ("conductor", "roughconductor"):
+        m = _conductor(b, bsdf, name)
+        known = {"material", "eta", "k", "alpha", "alpha_u", "alpha_v", "distribution", "sample_visible"}
+    elif kind in ("dielectric", "roughdielectric"):
+        m = PBRTDielectricMaterial(name)
+        m.indexOfRefraction = _ior(b, bsdf)
+        m.roughness = _alpha(b, bsdf, kind.startswith("rough"))
+        known = {"int_ior", "ext_ior", "alpha", "alpha_u", "alpha_v", "distribution", "sample_visible"}
+    elif kind == "thindielectric":
+        m = StandardMaterial(name)  # as Falcor: a thin, fully transmissive smooth StandardMaterial
+        m.specularTransmission = 1.0
+        m.thinSurface = True
+        m.roughness = 0.0
+        m.indexOfRefraction = _ior(b, bsdf)
+        double_sided = True
+        known = {"int_ior", "ext_ior"}
+    elif kind in ("plastic", "roughplastic"):
+        m = PBRTCoatedDiffuseMaterial(name)  # a dielectric coat over a Lambertian base
+        _color_or_texture(b, m, bsdf, "diffuse_reflectance", 0.5)
+        m.indexOfRefraction = _ior(b, bsdf, "polypropylene")
+        m.roughness = _alpha(b, bsdf, kind == "roughplastic")
+        known = {"diffuse_reflectance", "int_ior", "ext_ior", "alpha", "distribution", "sample_visible", "nonlinear"}
+    else:
+        b.warn(bsdf.where, f"<bsdf type=\"{kind}\"> is skipped; the shape gets Mitsuba's default diffuse BSDF (0.5)")
+        return _default_diffuse()
+    m.doubleSided = double_sided
+    b.skip_unknown_properties(bsdf, known)
+    return m
+
+
+def _conductor(b, bsdf: Obj, name: str) -> PBRTConductorMaterial:
+    m = PBRTConductorMaterial(name)
+    preset = b.value(bsdf, "material", "string", "none")
+    if "eta" in bsdf.props or "k" in bsdf.props or preset == "none":
+        if preset != "none":
+            raise b.fail(bsdf.where, "a conductor takes a material or eta and k, not both")
+        eta, k = b.color(bsdf, "eta", 0.0, bounded=False), b.color(bsdf, "k", 1.0, bounded=False)
+    elif preset in tables.CONDUCTORS:
+        eta, k = (np.array(v) for v in tables.CONDUCTORS[preset])
+    else:
+        raise b.fail(bsdf.props["material"].where, f"unknown conductor material '{preset}' (Mitsuba's presets: "
+                                                    f"{', '.join(sorted(tables.CONDUCTORS))}, none)")
+    m.baseColor = float4(*eta, 1.0)
+    m.transmissionColor = tuple(float(c) for c in k)
+    m.roughness = _alpha(b, bsdf, bsdf.type == "roughconductor")
+    if "specular_reflectance" in bsdf.props:
+        b.warn(bsdf.props["specular_reflectance"].where, "the conductor's specular_reflectance is skipped")
+    return m
+
+
+def _ior(b, bsdf: Obj, interior: str = "bk7") -> float:
+    def lookup(name: str, default: str) -> float:
+        prop = bsdf.props.get(name)
+        if prop is not None and prop.kind in ("float", "integer"):
+            value = float(prop.value)
+        else:
+            key = str(b.value(bsdf, name, "string", default)).lower()
+            if key not in tables.IOR:
+                raise b.fail(prop.where if prop else bsdf.where, f"unknown index of refraction '{key}' (Mitsuba's names: {', '.join(tables.IOR)})")
+            value = tables.IOR[key]
+        if not 1e-3 < value < 1e3:
+            raise b.fail(prop.where if prop else bsdf.where, f"the index of refraction {value} is out of range")
+        return value
+
+    for name in ("specular_reflectance", "specular_transmittance"):
+        if name in bsdf.props:
+            b.warn(bsdf.props[name].where, f"the BSDF's {name} is skipped")
+    return lookup("int_ior", interior) / lookup("ext_ior", "air")
+
+
+def _alpha(b, bsdf: Obj, rough: bool) -> tuple:
+    """GGX alpha (u, v) of a rough BSDF; Mitsuba's default Beckmann distribution is approximated
+    by GGX of the same alpha (with a warning)."""
+    if not rough:
+        return (0.0, 0.0)
+    distribution = str(b.value(bsdf, "distribution", "string", "beckmann")).lower()
+    if distribution != "ggx":
+        b.warn(bsdf.where, f"the {distribution} microfacet distribution is approximated by GGX of the same alpha")
+    for name in ("alpha", "alpha_u", "alpha_v"):
+        prop = bsdf.props.get(name)
+        if prop is not None and prop.kind not in ("float", "integer"):
+            b.warn(prop.where, f"a textured {name} is skipped; alpha {ROUGH_DEFAULT_ALPHA} is used")
+            del bsdf.props[name]
+    alpha = b.number(bsdf, "alpha", ROUGH_DEFAULT_ALPHA)
+    u, v = b.number(bsdf, "alpha_u", alpha), b.number(bsdf, "alpha_v", alpha)
+    if not (0.0 <= u <= 10.0 and 0.0 <= v <= 10.0):
+        raise b.fail(bsdf.where, f"alpha ({u}, {v}) is out of range (0 to 10)")
+    return (u, v)
+
+
+# --- textures -------------------------------------------------------------------------------------
+
+
+def _color_or_texture(b, material, bsdf: Obj, name: str, default: float) -> None:
+    textures_named = [t for n, t in bsdf.nested() if n == name and t.tag in ("texture", "spectrum")]
+    if not textures_named:
+        material.baseColor = float4(*b.color(bsdf, name, default), 1.0)
+        return
+    texture = textures_named[0]
+    material.baseColor = float4(1.0, 1.0, 1.0, 1.0)
+    if texture.type == "bitmap":
+        _bitmap(b, material, texture)
+    elif texture.type == "checkerboard":
+        _checkerboard(b, material, texture)
+    elif texture.tag == "spectrum" or texture.type in ("srgb", "uniform"):
+        value = b.color(texture, "color" if "color" in texture.props else "value", default)
+        material.baseColor = float4(*value, 1.0)
+    else:
+        b.warn(texture.where, f"<texture type=\"{texture.type}\"> is skipped; {name} is {default}")
+        material.baseColor = float4(default, default, default, 1.0)
+
+
+def _bitmap(b, material, texture: Obj) -> None:
+    filename = b.value(texture, "filename", "string")
+    if filename is None:
+        raise b.fail(texture.where, "a bitmap texture needs a filename")
+    path = b.reader.resolve(filename, Path(texture.where.rsplit(":", 1)[0]))
+    if path is None:
+        raise b.fail(texture.where, f"can't find the texture '{filename}'")
+    raw = bool(b.value(texture, "raw", "boolean", False))
+    loaded = textures.load_texture(path, srgb=not raw)
+    if loaded is None:
+        raise b.fail(texture.where, f"can't load the texture '{filename}'")
+    material.setTexture(MaterialTextureSlot.BaseColor, loaded)
+    if not np.allclose(b.transform(texture, "to_uv"), np.eye(4)):
+        b.warn(texture.where, "the bitmap's to_uv is skipped (a checkerboard's is baked; a bitmap's is not)")
+    for name in texture.props:
+        if name not in ("filename", "raw", "to_uv"):
+            b.warn(texture.props[name].where, f"the bitmap's '{name}' is skipped (Falcor samples trilinearly and wraps)")
+
+
+def _checkerboard(b, material, texture: Obj) -> None:
+    """Baked into a texture over the unit uv square, sampled at texel centres (to_uv applied):
+    Mitsuba's pattern is color0 where frac(u') > 1/2 equals frac(v') > 1/2, else color1."""
+    color0, color1 = b.color(texture, "color0", 0.4), b.color(texture, "color1", 0.2)
+    to_uv = b.transform(texture, "to_uv")
+    linear = np.array([[to_uv[0, 0], to_uv[0, 1]], [to_uv[1, 0], to_uv[1, 1]]])
+    checks = max(1.0, float(np.max(np.abs(linear))) if np.all(np.isfinite(linear)) else 1.0)
+    size = int(min(MAX_CHECKER_TEXELS, max(16, 16 * math.ceil(checks))))
+    if 16 * checks > MAX_CHECKER_TEXELS:
+        b.warn(texture.where, f"the checkerboard has more checks than a {MAX_CHECKER_TEXELS}^2 texture shows sharply")
+    centres = (np.arange(size) + 0.5) / size
+    u, v = np.meshgrid(centres, centres)  # row j is v = (j + 1/2) / size: the image's top row is v = 0
+    uu = to_uv[0, 0] * u + to_uv[0, 1] * v + to_uv[0, 3]
+    vv = to_uv[1, 0] * u + to_uv[1, 1] * v + to_uv[1, 3]
+    same = ((uu - np.floor(uu)) > 0.5) == ((vv - np.floor(vv)) > 0.5)
+    rgba = np.ones((size, size, 4), np.float32)
+    rgba[..., :3] = np.where(same[..., None], color0, color1)
+    material.setTexture(MaterialTextureSlot.BaseColor, textures.texture_from_pixels(rgba, _rgba32f(), srgb=False))
+
+
+def _rgba32f():
+    from ... import falcor_ext as _ext
+
+    return _ext.ResourceFormat.RGBA32Float
