@@ -440,7 +440,7 @@ class Parser:
 
     def _d_MediumInterface(self, cur, t):
         cur.string(t)
-        if (n := cur.peek()) is not None and n.kind == "string" and len(n.text.split()) == 1:
+        if (n := cur.peek()) is not None and n.kind == "string" and " " not in n.text:  # the optional exterior
             cur.i += 1
         self.warn_once(f"{self._where(cur, t)}: MediumInterface (participating media) is skipped")
 

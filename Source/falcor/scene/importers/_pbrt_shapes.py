@@ -17,7 +17,7 @@ from ._pbrt_tokenizer import Params
 
 SPHERE_SEGMENTS = (64, 32)  # (around phi, along theta)
 DISK_SEGMENTS = 64
-MAX_SUBDIV_TRIANGLES = 4_000_000
+MAX_SUBDIV_TRIANGLES = 1_000_000
 
 
 @dataclass
