@@ -122,7 +122,7 @@ class MaterialConverter:
             self.warn(material_name, f"texture '{shader.GetPath()}' has no file; its fallback is used")
             return None
         st = shader.GetInput("st")
-        if st is not None and st.HasConnectedSource():
+        if st and st.HasConnectedSource():
             source = _connected_shader_id(st)
             if source and source != "UsdPrimvarReader_float2":
                 self.warn(material_name, f"texture '{shader.GetPath()}' reads its coordinates through '{source}' "
@@ -234,7 +234,7 @@ def _fallback(shader):
 
 def _nonzero_effect(key: str, shade_input) -> bool:
     value = shade_input.Get()
-    if shade_input.HasConnectedSource():
+    if shade_input and shade_input.HasConnectedSource():
         return True
     if key == "occlusion":
         return value is not None and float(value) != 1.0

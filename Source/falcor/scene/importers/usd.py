@@ -76,6 +76,10 @@ def load_usd(path) -> UsdImportedScene:
         raise error(path, f"USD error: {e}") from e
     except (ValueError, TypeError, IndexError, KeyError, OverflowError, RuntimeError, MemoryError) as e:
         raise error(path, f"invalid USD data ({type(e).__name__}: {e})") from e
+    except Exception as e:  # pxr's C++ exceptions (Tf.CppException, ...) arrive as their own classes
+        if type(e).__module__.startswith("pxr"):
+            raise error(path, f"USD error: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
+        raise
 
 
 def import_usd(path, builder, dict_=None):
