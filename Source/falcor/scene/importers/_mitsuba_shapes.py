@@ -48,7 +48,7 @@ def add_shape(b, obj: Obj, parent: np.ndarray) -> None:
     material = shape_material(b, obj)
     if material is None:
         return
-    name = obj.id or f"{obj.type}{len(b.scene.meshes)}"
+    name = obj.id or _default_name(b, obj)
     b.scene.meshes.append(ir.Mesh(name, positions.astype(np.float32), normals.astype(np.float32),
                                   np.ascontiguousarray(indices, np.uint32), material,
                                   None if texcoords is None else texcoords.astype(np.float32)))
@@ -56,6 +56,13 @@ def add_shape(b, obj: Obj, parent: np.ndarray) -> None:
     for name in obj.props:
         if name not in ("to_world", "filename", "face_normals", "flip_normals", "center", "radius", "flip_tex_coords"):
             b.warn(obj.props[name].where, f"'{name}' of <shape type=\"{obj.type}\"> is skipped")
+
+
+def _default_name(b, obj: Obj) -> str:
+    filename = obj.props.get("filename")
+    if filename is not None and filename.kind == "string":
+        return Path(str(filename.value).replace("\\", "/")).stem
+    return f"{obj.type}{len(b.scene.meshes)}"
 
 
 def _instance(b, obj: Obj, parent: np.ndarray) -> None:
@@ -252,7 +259,7 @@ def _emissive_material(b, shape: Obj, bsdf: Obj | None, emitter: Obj) -> int:
     inner = _unwrap_twosided(b, bsdf) if bsdf is not None else None
     if inner is not None and inner.type != "diffuse":
         b.warn(inner.where, f"the emitting shape's <bsdf type=\"{inner.type}\"> reflects as a diffuse StandardMaterial")
-    material = StandardMaterial(emitter.id or shape.id or f"emitter{len(b.scene.materials)}")
+    material = StandardMaterial(emitter.id or (f"{bsdf.id}.emitter" if bsdf is not None and bsdf.id else f"emitter{len(b.scene.materials)}"))
     base = b.color(inner, "reflectance", 0.5) if inner is not None and inner.type == "diffuse" else np.full(3, 0.5)
     material.baseColor = float4(*base, 1.0)
     material.roughness = 1.0

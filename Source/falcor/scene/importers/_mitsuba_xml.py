@@ -225,6 +225,10 @@ class Reader:
             self.ids[obj.id] = obj
         parent.children.append((attrs.get("name"), obj))
         self._children(e, obj, depth + 1)
+        if self.version < (2, 0, 0) and obj.type == "diffuse":  # Mitsuba's upgrade of version 1 files
+            if "diffuse_reflectance" in obj.props:
+                obj.props["reflectance"] = obj.props.pop("diffuse_reflectance")
+            obj.children = [("reflectance" if n == "diffuse_reflectance" else n, o) for n, o in obj.children]
 
     def _include(self, e: XmlElement, attrs: dict, parent: Obj, depth: int) -> None:
         name = self._required(e, attrs, "filename")
@@ -451,4 +455,5 @@ def _any_perpendicular(d: np.ndarray) -> np.ndarray:
 
 
 def _snake_case(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+    """Mitsuba's camel_to_underscore_case: "intIOR" -> "int_ior", "maxDepth" -> "max_depth"."""
+    return re.sub(r"(?<=[a-z])([A-Z]+)", lambda m: "_" + m.group(1).lower(), name)
