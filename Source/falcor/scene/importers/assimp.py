@@ -40,6 +40,7 @@ import numpy as np
 
 from ...falcor_ext import Logger
 from ..asset_log import record_asset
+from . import _assimp_checks
 from . import _imported as ir
 from . import error, register_importer
 
@@ -80,6 +81,9 @@ def reader(path=None):
 
 
 def _read(path: Path, merge_meshes: bool) -> dict:
+    problem = _assimp_checks.check(path)
+    if problem is not None:
+        raise error(path, problem)
     try:
         # Only files in the scene's folder and below may be opened (secondary files some formats name).
         result = reader(path).read_scene(str(path), [str(path.parent)], merge_meshes)
