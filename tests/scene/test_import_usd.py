@@ -100,11 +100,10 @@ def test_native_default_spheres_camera_light_and_dome(tmp_path):
     np.testing.assert_allclose(light._axis_lengths(), [0.25, 0.25, 0.25])
     env = scene.envMap
     assert env is not None and env.path.name == "StinsonBeach.hdr"
-    # The dome's world rotation is the identity (rotateX 90 in a Z-up stage): Falcor's rotation is that of
-    # RotY(90) * RotX(90), which its matrixFromRotationXYZ(rotation) must give back.
+    # The dome's world rotation is the identity (rotateX 90 in a Z-up stage), so its lat-long texture has
+    # +Y up as Falcor's; USD puts longitude 0 on +Z and Falcor the image centre on -Z: 180 degrees about Y.
     from falcor.scene.envmap import rotation_xyz
-    expected = np.array([[0, 1, 0], [0, 0, -1], [-1, 0, 0]], float)  # RotY(90) @ RotX(90), columns acting
-    np.testing.assert_allclose(rotation_xyz(env.rotation), expected, atol=1e-6)
+    np.testing.assert_allclose(rotation_xyz(env.rotation), np.diag([-1.0, 1.0, -1.0]), atol=1e-6)
     assert_renders_finite(scene)
 
 

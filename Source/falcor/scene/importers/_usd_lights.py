@@ -161,8 +161,17 @@ def _dome(reader, prim, node: int):
         return
     env.intensity = scale
     env.tint = float3(*color)
-    env.rotation = float3(*dome_rotation(reader.scene.world_matrix(node)))
+    env.rotation = float3(*dome_rotation(reader.scene.world_matrix(node), _z_pole(reader, prim)))
     reader.scene.env_map = env
+
+
+def _z_pole(reader, prim) -> bool:
+    """DomeLight_1's poleAxis: "Z", or "scene" in a Z-up stage, puts the texture's pole on local +Z."""
+    attribute = prim.GetAttribute("poleAxis")
+    pole = attribute.Get() if attribute and attribute.HasAuthoredValue() else "Y"
+    if pole == "scene":
+        pole = reader.pxr.UsdGeom.GetStageUpAxis(reader.stage)
+    return pole == "Z"
 
 
 def _env_map(image) -> EnvMap:
@@ -175,12 +184,15 @@ def _env_map(image) -> EnvMap:
     return EnvMap(image)
 
 
-def dome_rotation(world: np.ndarray) -> tuple:
-    """Falcor's env map rotation (degrees, XYZ) for a dome light's world matrix: USD's dome has +Z up and
-    its own longitude origin, so Falcor rotates by 90 degrees about X (local) and about Y (world)."""
+def dome_rotation(world: np.ndarray, z_pole: bool = False) -> tuple:
+    """The env map rotation (degrees, XYZ, as Falcor's EnvMap takes it) that shows a dome light's lat-long
+    texture as USD's renderer does. USD's dome has its pole along local +Y (+Z when poleAxis says so)
+    and its longitude 0 along local +Z (Storm's ProjectToLatLong); Falcor's lat-long map has +Y up and
+    its centre along -Z: the two differ by 180 degrees about Y. (Falcor 8 itself applies RotY(90) and
+    RotX(90), Omniverse's Z-up dome convention; on USD's own test scenes that lays the horizon vertical.)"""
     rotation = world[:3, :3] / np.linalg.norm(world[:3, :3], axis=0)
-    m = _rot_y(90.0) @ rotation @ _rot_x(90.0)
-    t1 = math.atan2(m[1, 2], m[2, 2])
+    m = rotation @ (_rot_x(90.0) if z_pole else np.eye(3)) @ _rot_y(180.0)
+    t1 = math.atan2(m[1, 2], m[2, 2])  # Falcor's extractEulerAngleXYZ, the inverse of matrixFromRotationXYZ
     c2 = math.hypot(m[0, 0], m[0, 1])
     t2 = math.atan2(-m[0, 2], c2)
     s1, c1 = math.sin(t1), math.cos(t1)
