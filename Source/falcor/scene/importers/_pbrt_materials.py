@@ -278,6 +278,9 @@ def _measured(name, params, ctx, entity):
     filename = params.string("filename", "")
     path = ctx.resolve(filename)
     try:
+        with open(path, "rb") as f:  # the renderer reads the tables when the scene is built: refuse non-tensor files now
+            if f.read(12) != b"tensor_file\0":
+                raise ValueError("not an RGL tensor file")
         material = RGLMaterial(name, path)
         record_asset(path)
         return material

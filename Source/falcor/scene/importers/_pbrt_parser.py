@@ -382,7 +382,7 @@ class Parser:
 
     def _d_NamedMaterial(self, cur, t):
         name = cur.string(t)
-        self.state.material = ("named", name, f"{cur.path}:{t.line}")
+        self.state.material = ("named", name, cur.path, t.line)
 
     def _d_Texture(self, cur, t):
         name, value_type, kind = cur.string(t), cur.string(t), cur.string(t)

@@ -36,11 +36,10 @@ def _indices(params: Params, name: str, per_face: int, vertex_count: int, shape:
         raise params.fail(name, f"{shape}: parameter '{name}' is missing")
     if len(raw) % per_face:
         raise params.fail(name, f"{shape}: {len(raw)} indices are not a multiple of {per_face}")
-    idx = raw.astype(np.int64).reshape(-1, per_face)
-    if idx.min() < 0 or idx.max() >= vertex_count:
-        bad = int(idx.max()) if idx.max() >= vertex_count else int(idx.min())
-        raise params.fail(name, f"{shape}: vertex index {bad} is out of range (the shape has {vertex_count} vertices)")
-    return idx
+    if raw.min() < 0 or raw.max() >= vertex_count:  # checked before the cast: 1e300 has no int64
+        bad = raw.max() if raw.max() >= vertex_count else raw.min()
+        raise params.fail(name, f"{shape}: vertex index {bad:g} is out of range (the shape has {vertex_count} vertices)")
+    return raw.astype(np.int64).reshape(-1, per_face)
 
 
 def _per_vertex(params: Params, name: str, width: int, count: int, shape: str, warn) -> np.ndarray | None:

@@ -110,7 +110,7 @@ class _Converter:
             return self._default_material()
         if ref[0] == "named":
             if ref[1] not in self.named:
-                raise error(self.scene.path, f"{ref[2]}: NamedMaterial '{ref[1]}' is not defined")
+                raise error(ref[2], f"line {ref[3]}: NamedMaterial '{ref[1]}' is not defined")
             return self.named[ref[1]]
         return self.anonymous[ref[1]]
 
@@ -172,7 +172,13 @@ class _Converter:
         if g is None or len(g.triangles) == 0:
             return None
         ctm = entity.ctm if parent is None else self.world_fix @ entity.ctm
-        mesh = _baked_mesh(g, ctm, entity.reverse, f"{name_prefix}{entity.kind}{len(self.out.meshes)}", material)
+        with np.errstate(over="ignore", invalid="ignore"):
+            mesh = _baked_mesh(g, ctm, entity.reverse, f"{name_prefix}{entity.kind}{len(self.out.meshes)}", material, entity.where)
+        if len(mesh.indices) == 0:
+            return None
+        if not (np.all(np.isfinite(mesh.positions)) and np.all(np.isfinite(mesh.normals))):
+            raise error(entity.params.path, f"line {entity.params.line}: shape '{entity.kind}': its vertices are beyond "
+                        "float range once transformed")
         self.out.meshes.append(mesh)
         index = len(self.out.meshes) - 1
         if parent is not None:
@@ -214,7 +220,7 @@ class _Converter:
             if params.has("screenwindow"):
                 warn_once(f"{params.where('screenwindow')}: camera 'screenwindow' is skipped")
         if not (0.0 < fov < math.pi):
-            raise error(self.scene.path, f"{entity.where if entity else ''}: camera fov must be between 0 and 180 degrees")
+            raise _fail(entity, "camera fov must be between 0 and 180 degrees")
         fov_y = fov if aspect >= 1.0 else 2.0 * math.atan(math.tan(0.5 * fov) / aspect)
         camera.aspectRatio = aspect
         camera.frameHeight = FRAME_HEIGHT
@@ -227,7 +233,7 @@ class _Converter:
         x = film.params.int("xresolution", 1280) if film else 1280
         y = film.params.int("yresolution", 720) if film else 720
         if x <= 0 or y <= 0:
-            raise error(self.scene.path, f"{film.where}: film resolution must be positive")
+            raise _fail(film, "film resolution must be positive")
         return x / y
 
     def _far_plane(self, eye: np.ndarray) -> float:
@@ -242,11 +248,11 @@ class _Converter:
     def _light_point(self, ctm: np.ndarray, p) -> np.ndarray:
         return (self.world_fix @ ctm @ np.array([*p, 1.0]))[:3]
 
-    def _light_vector(self, ctm: np.ndarray, v) -> np.ndarray:
-        d = (self.world_fix @ ctm)[:3, :3] @ np.asarray(v, np.float64)
+    def _light_vector(self, entity: Entity, v) -> np.ndarray:
+        d = (self.world_fix @ entity.ctm)[:3, :3] @ np.asarray(v, np.float64)
         n = np.linalg.norm(d)
-        if not n > 0:
-            raise error(self.scene.path, "a light's direction is zero")
+        if not (n > 0 and math.isfinite(n)):
+            raise _fail(entity, f"light '{entity.kind}': its direction is zero or not finite")
         return d / n
 
     def _add_light(self, entity: Entity):
@@ -264,7 +270,7 @@ class _Converter:
         light = DirectionalLight(f"DistantLight{len(self.out.lights)}")
         light.intensity = float3(*L)
         frm, to = _point3(p, "from", (0, 0, 0)), _point3(p, "to", (0, 0, 1))
-        light.direction = float3(*self._light_vector(entity.ctm, to - frm))
+        light.direction = float3(*self._light_vector(entity, to - frm))
         self.out.lights.append(light)
 
     def _point(self, entity: Entity):
@@ -277,7 +283,7 @@ class _Converter:
         if entity.kind == "spot":
             cone = float(np.clip(p.float("coneangle", 30.0), 0.0, 180.0))
             delta = float(np.clip(p.float("conedeltaangle", 5.0), 0.0, cone))
-            light.direction = float3(*self._light_vector(entity.ctm, _point3(p, "to", (0, 0, 1)) - frm))
+            light.direction = float3(*self._light_vector(entity, _point3(p, "to", (0, 0, 1)) - frm))
             light.openingAngle = math.radians(cone)
             light.penumbraAngle = math.radians(delta)
             solid_angle = 2.0 * math.pi * (1.0 - 0.5 * (math.cos(math.radians(cone - delta)) + math.cos(math.radians(cone))))
@@ -292,7 +298,7 @@ class _Converter:
             warn_once(f"{entity.where}: a second infinite light is skipped (one environment map)")
             return
         if p.has("L") and p.has("filename"):
-            raise error(self.scene.path, f"{entity.where}: infinite light with both 'L' and 'filename'")
+            raise _fail(entity, "infinite light with both 'L' and 'filename'")
         for skipped in ("portal", "illuminance"):
             if p.has(skipped):
                 warn_once(f"{p.where(skipped)}: infinite light '{skipped}' is skipped")
@@ -312,18 +318,22 @@ class _Converter:
         try:
             pixels, fmt = read_image(path)
         except Exception as e:
-            raise error(self.scene.path, f"{entity.where}: can't read environment image '{filename}': {e}") from None
+            raise _fail(entity, f"can't read environment image '{filename}': {e}") from None
         record_asset(path)
         image = np.asarray(pixels)[..., :3].astype(np.float32)
         if np.issubdtype(np.asarray(pixels).dtype, np.integer):
             image = image / float(np.iinfo(np.asarray(pixels).dtype).max)
             image = np.where(image <= 0.04045, image / 12.92, ((image + 0.055) / 1.055) ** 2.4)
         if image.shape[0] != image.shape[1]:
-            raise error(self.scene.path, f"{entity.where}: environment image '{filename}' is {image.shape[1]}x{image.shape[0]}; "
+            raise _fail(entity, f"environment image '{filename}' is {image.shape[1]}x{image.shape[0]}; "
                         "pbrt-v4 needs a square equal-area octahedral image")
         light_from_world = np.linalg.inv((self.world_fix @ entity.ctm)[:3, :3])
         warn_once(f"{entity.where}: environment image '{filename}' is converted from equal-area octahedral to lat-long")
         return EnvMap.from_texels(octahedral_to_latlong(image, light_from_world), str(path))
+
+
+def _fail(entity: Entity, message: str):
+    return error(entity.params.path, f"line {entity.params.line}: {message}")
 
 
 def _point3(params, name: str, default) -> np.ndarray:
@@ -335,7 +345,7 @@ def _point3(params, name: str, default) -> np.ndarray:
     return v
 
 
-def _baked_mesh(g: shapes.Geometry, ctm: np.ndarray, reverse: bool, name: str, material: int) -> ir.Mesh:
+def _baked_mesh(g: shapes.Geometry, ctm: np.ndarray, reverse: bool, name: str, material: int, where: str) -> ir.Mesh:
     """Triangles turned to face pbrt's surface normal, then moved to world space by the CTM."""
     tri = g.triangles
     normals = g.normals
@@ -351,7 +361,7 @@ def _baked_mesh(g: shapes.Geometry, ctm: np.ndarray, reverse: bool, name: str, m
     linear = ctm[:3, :3]
     det = np.linalg.det(linear)
     if not math.isfinite(det) or det == 0:
-        warn_once(f"{name}: its transform is singular; the shape is skipped")
+        warn_once(f"{where}: shape '{name}' is skipped (its transform is singular)")
         tri = tri[:0]
     positions = p @ linear.T + ctm[:3, 3]
     if det < 0:
