@@ -8,10 +8,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import falcor
 import numpy as np
 import pytest
-
-import falcor
 from falcor.scene.importers.mitsuba import load_mitsuba, read_mitsuba
 from falcor.scene.material import MaterialTextureSlot, MaterialType
 from helpers import read_texture

@@ -8,26 +8,22 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ... import falcor_ext as _ext
 from ...falcor_ext import Logger
-from ...math_types import float3, float4
+from ...math_types import float3
 from ..camera import Camera
 from ..envmap import EnvMap, rotation_xyz
 from ..light import DirectionalLight, PointLight
-from ..material import (MaterialTextureSlot, PBRTCoatedDiffuseMaterial, PBRTConductorMaterial, PBRTDielectricMaterial,
-                        PBRTDiffuseMaterial, StandardMaterial)
-from .. import textures
 from . import _imported as ir
 from . import _mitsuba_shapes as shapes
 from . import _mitsuba_tables as tables
 from ._mitsuba_xml import Obj, Reader, fail
 
 DEFAULT_FILM = (768, 576)  # Mitsuba's hdrfilm default size
-MAX_CHECKERBOARD_TEXELS = 1024
-ROUGH_DEFAULT_ALPHA = 0.1  # Mitsuba's default alpha of the rough BSDFs
 
 
 @dataclass
@@ -58,6 +54,7 @@ class Builder:
         self.settings = Settings()
         self.materials: dict[tuple, int] = {}
         self.building: list[int] = []  # ids of BSDF objects being built (reference cycles)
+        self.triangles = 0
         self.root = scene_obj
         self.scene.nodes.append(ir.Node(reader.main.name))
 
@@ -71,7 +68,7 @@ class Builder:
 
     # --- property access ---
 
-    def value(self, obj: Obj, name: str, kind: str | tuple, default=None):
+    def value(self, obj: Obj, name: str, kind: str | tuple, default: Any = None) -> Any:
         prop = obj.props.get(name)
         if prop is None:
             return default
@@ -121,20 +118,26 @@ class Builder:
     # --- the scene ---
 
     def build(self) -> tuple[ir.ImportedScene, Settings]:
-        for name, obj in self.root.nested():
-            if obj.tag == "shape":
-                self.shape(obj, np.eye(4), top_level=True)
-            elif obj.tag == "sensor":
-                self.sensor(obj)
-            elif obj.tag == "emitter":
-                self.emitter(obj)
-            elif obj.tag == "integrator":
-                self.integrator(obj)
-            elif obj.tag in ("bsdf", "texture", "spectrum"):
-                pass  # built where a shape or a BSDF uses it
-            else:
-                self.warn(obj.where, f"<{obj.tag} type=\"{obj.type}\"> is skipped (Falcor's scenes have no {obj.tag} plugins)")
+        for _, obj in self.root.nested():
+            try:
+                self.top_level(obj)
+            except _ext.ImporterError:
+                raise
+            except (_ext.RuntimeError, ValueError, OverflowError, FloatingPointError) as e:  # a Falcor setter refused a value
+                raise self.fail(obj.where, f"<{obj.tag} type=\"{obj.type}\">: {e}") from e
         return self.scene, self.settings
+
+    def top_level(self, obj: Obj) -> None:
+        if obj.tag == "shape":
+            self.shape(obj, np.eye(4))
+        elif obj.tag == "sensor":
+            self.sensor(obj)
+        elif obj.tag == "emitter":
+            self.emitter(obj)
+        elif obj.tag == "integrator":
+            self.integrator(obj)
+        elif obj.tag not in ("bsdf", "texture", "spectrum"):  # those are built where a shape or BSDF uses them
+            self.warn(obj.where, f"<{obj.tag} type=\"{obj.type}\"> is skipped (Falcor's scenes have no {obj.tag} plugins)")
 
     def integrator(self, obj: Obj) -> None:
         self.settings.integrator = obj.type
@@ -200,6 +203,7 @@ class Builder:
         camera.aspectRatio = aspect
         fov_y = self.vertical_fov(obj, aspect)
         camera.focalLength = camera.frameHeight / (2.0 * math.tan(0.5 * fov_y))
+        finite32(self, obj, "the camera's placement or focal length", camera.position, camera.target, camera.focalLength)
         camera.nearPlane = self.positive(obj, "near_clip", 1e-2)
         camera.farPlane = self.positive(obj, "far_clip", 1e4)
         if camera.farPlane <= camera.nearPlane:
@@ -232,7 +236,7 @@ class Builder:
                 axis = "x" if aspect > 1 else "y"
         else:
             text = str(self.value(obj, "focal_length", "string", "50mm")).strip()
-            focal = self.reader.number(text[:-2] if text.endswith("mm") else text, obj.where)
+            focal = self.reader.number(text.removesuffix("mm"), obj.where)
             if not focal > 0:
                 raise self.fail(obj.where, f"focal_length {text} is invalid")
             fov, axis = 2.0 * math.degrees(math.atan(math.hypot(36.0, 24.0) / (2.0 * focal))), "diagonal"
@@ -262,15 +266,15 @@ class Builder:
         elif obj.type == "spot":
             self.spot(obj, name)
         elif obj.type == "directional":
-            light = DirectionalLight(name)
+            sun = DirectionalLight(name)
             direction = self.value(obj, "direction", "vector")
             if direction is None:
                 direction = self.transform(obj)[:3, :3] @ np.array([0.0, 0.0, 1.0])
             if not np.any(direction):
                 raise self.fail(obj.where, "the directional emitter's direction is zero")
-            light.direction = float3(*direction)
-            light.intensity = float3(*self.color(obj, "irradiance", 1.0, emitter=True))
-            self.scene.lights.append(light)
+            sun.direction = float3(*direction)
+            sun.intensity = float3(*self.color(obj, "irradiance", 1.0, emitter=True))
+            self.scene.lights.append(sun)
         elif obj.type == "constant":
             self.set_env_map(obj, EnvMap.from_texels(self.color(obj, "radiance", 1.0, emitter=True).reshape(1, 1, 3), f"{self.path}:{name}"))
         elif obj.type == "envmap":
@@ -321,11 +325,14 @@ class Builder:
 
     # --- shapes, BSDFs and textures: see _mitsuba_shapes ---
 
-    def shape(self, obj: Obj, parent: np.ndarray, top_level: bool = False) -> None:
+    def shape(self, obj: Obj, parent: np.ndarray) -> None:
         shapes.add_shape(self, obj, parent)
 
-    def material(self, shape: Obj) -> int:
-        return shapes.shape_material(self, shape)
+
+def finite32(b: Builder, obj: Obj, what: str, *values) -> None:
+    with np.errstate(all="ignore"):
+        if not all(np.all(np.isfinite(np.asarray(v, np.float32))) for v in values):
+            raise b.fail(obj.where, f"{what} overflows float")
 
 
 def envmap_rotation(linear: np.ndarray, builder: Builder, obj: Obj) -> np.ndarray:

@@ -10,20 +10,29 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from ... import falcor_ext as _ext
 from ...math_types import float4
 from .. import textures
-from ..material import (MaterialTextureSlot, PBRTCoatedDiffuseMaterial, PBRTConductorMaterial, PBRTDielectricMaterial,
-                        PBRTDiffuseMaterial, StandardMaterial)
+from ..material import (
+    MaterialTextureSlot,
+    PBRTCoatedDiffuseMaterial,
+    PBRTConductorMaterial,
+    PBRTDielectricMaterial,
+    PBRTDiffuseMaterial,
+    StandardMaterial,
+)
 from . import _imported as ir
 from . import _mitsuba_tables as tables
 from ._mitsuba_xml import Obj
 
 SPHERE_SEGMENTS = (64, 32)  # longitude x latitude
 DISK_SEGMENTS = 64
-MAX_INSTANCES = 100_000
+MAX_SHAPES = 100_000
+MAX_TRIANGLES = 20_000_000  # over all shapes: instances and repeated analytic shapes are expanded
 MAX_CHECKER_TEXELS = 1024
 ROUGH_DEFAULT_ALPHA = 0.1
 
@@ -40,6 +49,9 @@ def add_shape(b, obj: Obj, parent: np.ndarray) -> None:
     if geometry is None:
         return
     positions, normals, texcoords, indices = geometry
+    b.triangles += len(indices)
+    if b.triangles > MAX_TRIANGLES or len(b.scene.meshes) >= MAX_SHAPES:
+        raise b.fail(obj.where, f"the scene expands to more than {MAX_SHAPES} shapes or {MAX_TRIANGLES} triangles")
     matrix = parent @ b.transform(obj)
     if b.value(obj, "flip_normals", "boolean", False):
         indices = indices[:, [0, 2, 1]]
@@ -69,8 +81,6 @@ def _instance(b, obj: Obj, parent: np.ndarray) -> None:
     groups = [g for _, g in obj.nested("shape") if g.type == "shapegroup"]
     if len(groups) != 1:
         raise b.fail(obj.where, "an instance needs exactly one shapegroup reference")
-    if len(b.scene.meshes) > MAX_INSTANCES:
-        raise b.fail(obj.where, f"more than {MAX_INSTANCES} shapes")
     matrix = parent @ b.transform(obj)
     for _, shape in groups[0].nested("shape"):
         if shape.type in ("shapegroup", "instance"):
@@ -118,7 +128,10 @@ def _mesh_file(b, obj: Obj):
     path = b.reader.resolve(filename, Path(obj.where.rsplit(":", 1)[0]))
     if path is None:
         raise b.fail(obj.where, f"can't find the mesh file '{filename}'")
-    loaded = (load_obj if obj.type == "obj" else load_ply)(path)
+    try:
+        loaded = (load_obj if obj.type == "obj" else load_ply)(path)
+    except _ext.ImporterError as e:  # name the scene file and line that use the mesh too
+        raise b.fail(obj.where, str(e)) from e
     offsets = np.cumsum([0] + [len(m.positions) for m in loaded.meshes])
     positions = np.concatenate([m.positions for m in loaded.meshes])
     indices = np.concatenate([m.indices.reshape(-1, 3) + o for m, o in zip(loaded.meshes, offsets)])
@@ -270,7 +283,7 @@ def _emissive_material(b, shape: Obj, bsdf: Obj | None, emitter: Obj) -> int:
     return len(b.scene.materials) - 1
 
 
-def _unwrap_twosided(b, bsdf: Obj) -> Obj | None:
+def _unwrap_twosided(b, bsdf: Obj) -> Obj:
     if bsdf.type != "twosided":
         return bsdf
     inner = bsdf.nested("bsdf")
@@ -295,6 +308,7 @@ def make_bsdf(b, bsdf: Obj, double_sided: bool):
 def _bsdf(b, bsdf: Obj, double_sided: bool):
     name = bsdf.id or f"{bsdf.type}{len(b.scene.materials)}"
     kind = bsdf.type
+    m: Any  # the PBRT material of the kind, or a StandardMaterial
     if kind == "twosided":
         return make_bsdf(b, _unwrap_twosided(b, bsdf), True)
     if kind in ("bumpmap", "normalmap", "mask"):
@@ -332,6 +346,9 @@ def _bsdf(b, bsdf: Obj, double_sided: bool):
         return _default_diffuse()
     m.doubleSided = double_sided
     b.skip_unknown_properties(bsdf, known)
+    for child_name, child in bsdf.nested("texture"):
+        if child_name not in ("reflectance", "diffuse_reflectance"):
+            b.warn(child.where, f"the texture '{child_name}' of <bsdf type=\"{kind}\"> is skipped (only reflectance textures are mapped)")
     return m
 
 
@@ -457,6 +474,4 @@ def _checkerboard(b, material, texture: Obj) -> None:
 
 
 def _rgba32f():
-    from ... import falcor_ext as _ext
-
     return _ext.ResourceFormat.RGBA32Float

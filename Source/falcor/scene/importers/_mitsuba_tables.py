@@ -31,7 +31,7 @@ IOR = {
 }
 
 
-def spectrum_to_rgb(wavelengths, values, emitter: bool, bounded: bool = True) -> np.ndarray:
+def spectrum_to_rgb(wavelengths, values, emitter: bool, bounded: bool = True) -> tuple[np.ndarray, bool]:
     """Linear sRGB of a sampled spectrum (wavelengths increasing, nm), as Mitsuba's RGB variants
     compute it; `bounded` (reflectances) clamps to [0, 1]. Returns (rgb, clamped)."""
     w = np.asarray(wavelengths, np.float64)

@@ -21,6 +21,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from xml.parsers import expat
 
 import numpy as np
@@ -32,6 +33,8 @@ MAX_NESTING = 100
 MAX_ELEMENTS = 2_000_000
 MAX_INCLUDE_DEPTH = 15  # Mitsuba's ParserConfig::max_include_depth
 MAX_SPECTRUM_SAMPLES = 100_000
+MAX_ATTRIBUTE_CHARS = 1 << 20  # after substitution: chained parameters could otherwise grow exponentially
+FLOAT_MAX = 3.4028234663852886e38  # Mitsuba's RGB variants hold numbers as float32
 
 OBJECT_TAGS = {"scene", "shape", "bsdf", "emitter", "sensor", "film", "sampler", "integrator", "texture",
                "rfilter", "medium", "phase", "volume", "spectrum"}
@@ -57,7 +60,7 @@ class XmlElement:
 @dataclass
 class Prop:
     kind: str  # a PROPERTY_TAGS name
-    value: object  # float, int, bool, str, (3,) array, ("rgb", (3,)), spectrum tuple, (4, 4) array
+    value: Any  # float, int, bool, str, (3,) array (point, vector, rgb), spectrum tuple, (4, 4) array
     where: str
 
 
@@ -275,7 +278,10 @@ class Reader:
         if "$" not in value:
             return value
         for key in sorted(self.params, key=len, reverse=True):
-            value = re.sub(r"(?<!\\)\$" + re.escape(key), lambda _: self.params[key].replace("$", "\\$"), value)
+            replacement = self.params[key].replace("$", "\\$")  # substituted text is not substituted again
+            value = re.sub(r"(?<!\\)\$" + re.escape(key), _literal(replacement), value)
+            if len(value) > MAX_ATTRIBUTE_CHARS:
+                raise fail(e.where, f"an attribute grows past {MAX_ATTRIBUTE_CHARS} characters by parameter substitution", self.main)
         unresolved = re.search(r"(?<!\\)\$(\w*)", value)
         if unresolved:
             raise fail(e.where, f"undefined parameter ${unresolved.group(1)}", self.main)
@@ -291,8 +297,8 @@ class Reader:
         if not _FLOAT.match(text):
             raise fail(where, f"'{text[:40]}' is not a number", self.main)
         value = float(text)
-        if not math.isfinite(value):
-            raise fail(where, f"'{text[:40]}' is not a finite number", self.main)
+        if not abs(value) <= FLOAT_MAX:
+            raise fail(where, f"'{text[:40]}' is out of the float range", self.main)
         return value
 
     def numbers(self, text: str, where: str) -> list[float]:
@@ -436,6 +442,14 @@ class Reader:
         if not np.all(np.isfinite(m)):
             raise fail(op.where, "invalid <lookat>: origin equals target, or up is parallel to the view direction", self.main)
         return m
+
+
+def _literal(text: str):
+    """A re.sub replacement inserting `text` as it is (no backslash or group processing)."""
+    def replace(_match: re.Match) -> str:
+        return text
+
+    return replace
 
 
 def rotation(axis: np.ndarray, degrees: float) -> np.ndarray:
