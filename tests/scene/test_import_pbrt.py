@@ -4,15 +4,17 @@ directive, shape, material and light the importer maps."""
 from __future__ import annotations
 
 import math
-import struct
 from pathlib import Path
 
+import falcor
 import numpy as np
 import pytest
-
-import falcor
 from falcor.scene.importers import pbrt
-from falcor.scene.importers._pbrt_envmap import octahedral_to_latlong, sphere_to_square, square_to_sphere
+from falcor.scene.importers._pbrt_envmap import (
+    octahedral_to_latlong,
+    sphere_to_square,
+    square_to_sphere,
+)
 from falcor.scene.importers._pbrt_shapes import loop_subdivide_once
 from falcor.scene.material import MaterialTextureSlot
 from shared_files import shared_path

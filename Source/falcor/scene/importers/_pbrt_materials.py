@@ -13,11 +13,21 @@ from pathlib import Path
 
 import numpy as np
 
-from ..asset_log import record_asset
-from ..material import (HairMaterial, MaterialTextureSlot, PBRTCoatedConductorMaterial, PBRTCoatedDiffuseMaterial,
-                        PBRTConductorMaterial, PBRTDielectricMaterial, PBRTDiffuseMaterial, PBRTDiffuseTransmissionMaterial,
-                        RGLMaterial, StandardMaterial)
+from ... import falcor_ext as _ext
 from ...math_types import float3, float4
+from ..asset_log import record_asset
+from ..material import (
+    HairMaterial,
+    MaterialTextureSlot,
+    PBRTCoatedConductorMaterial,
+    PBRTCoatedDiffuseMaterial,
+    PBRTConductorMaterial,
+    PBRTDielectricMaterial,
+    PBRTDiffuseMaterial,
+    PBRTDiffuseTransmissionMaterial,
+    RGLMaterial,
+    StandardMaterial,
+)
 from ._pbrt_tokenizer import Params
 
 NAMED_SPECTRA_RGB = {
@@ -53,7 +63,7 @@ class MaterialContext:
             return default
         if t in ("rgb", "color"):
             v = params.array(name, 3)
-            return tuple(float(c) for c in v[0]) if len(v) else default
+            return tuple(float(c) for c in v[0]) if v is not None and len(v) else default
         if t == "float":
             return (params.float(name, 0.0),) * 3
         if t == "spectrum":
@@ -132,7 +142,7 @@ class MaterialContext:
 
     def eta(self, params: Params, name: str = "eta", default: float = 1.5) -> float:
         if params.type_of(name) in ("spectrum", "rgb"):
-            return float(np.mean(self.rgb(params, name, (default,) * 3)))
+            return float(np.mean(self.rgb(params, name, None) or (default,) * 3))
         return self.scalar(params, name, default)
 
     def conductor_eta_k(self, params: Params, prefix: str = ""):
@@ -284,7 +294,7 @@ def _measured(name, params, ctx, entity):
         material = RGLMaterial(name, path)
         record_asset(path)
         return material
-    except Exception as e:
+    except (OSError, ValueError, _ext.RuntimeError) as e:
         ctx.warn_once(f"{entity.where}: measured material '{filename}' can't be loaded ({e}); a grey diffuse is used")
         return _diffuse(name, Params(params.path, params.line), ctx, entity)
 

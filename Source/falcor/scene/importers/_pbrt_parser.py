@@ -31,8 +31,8 @@ class Entity:
     kind: str  # the directive's type string: "trianglemesh", "diffuse", "perspective", ...
     params: Params
     ctm: np.ndarray  # object-to-world (for a camera: camera-from-world as pbrt's CTM holds it)
-    material: object = None  # ("named", name) or ("anonymous", index) or None
-    area_light: "Entity | None" = None
+    material: tuple | None = None  # ("named", name, file, line) or ("anonymous", index) or None
+    area_light: Entity | None = None
     reverse: bool = False
     name: str = ""
 
@@ -59,7 +59,7 @@ class PbrtScene:
 @dataclass
 class _State:
     ctm: np.ndarray = field(default_factory=lambda: np.eye(4))
-    material: object = None
+    material: tuple | None = None
     area_light: Entity | None = None
     reverse: bool = False
     defaults: dict[str, Params] = field(default_factory=dict)  # `Attribute "shape" ...` per kind

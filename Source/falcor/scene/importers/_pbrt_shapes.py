@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ... import falcor_ext as _ext
 from . import error
 from ._pbrt_tokenizer import Params
 
@@ -112,7 +113,7 @@ def disk(params: Params, warn) -> Geometry:
     phimax = math.radians(float(np.clip(params.float("phimax", 360.0), 0.0, 360.0)))
     if radius == inner or phimax == 0:
         return Geometry(np.zeros((0, 3)), None, None, np.zeros((0, 3), np.int64))
-    rings = 1 if inner > 0 else 1
+    rings = 1
     u = np.linspace(0.0, 1.0, DISK_SEGMENTS + 1)
     v = np.linspace(0.0, 1.0, rings + 1)
     vv, uu = np.meshgrid(v, u, indexing="ij")
@@ -137,7 +138,7 @@ def plymesh(params: Params, path_of, warn) -> Geometry:
             warn(f"{params.where(name)}: plymesh '{name}' is skipped (no displacement)")
     try:
         scene = ply.load_ply(path_of(filename))
-    except Exception as e:
+    except (_ext.ImporterError, _ext.RuntimeError, OSError, ValueError) as e:
         raise params.fail("filename", f"plymesh '{filename}': {e}") from None
     mesh = scene.meshes[0]
     uv = mesh.texcoords

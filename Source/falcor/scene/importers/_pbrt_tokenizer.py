@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def tokenize(text: str, path) -> list[Token]:
     tokens: list[Token] = []
     line, counted_to = 1, 0
     for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
+        kind = m.lastgroup or "bad"
         if kind in ("space", "comment"):
             continue
         start = m.start()
@@ -46,11 +47,11 @@ def tokenize(text: str, path) -> list[Token]:
         if kind == "bad":
             raise error(path, f"line {line}: unterminated string or unexpected character {m.group()!r}")
         if kind == "string":
-            tokens.append(Token("string", m.group("text"), line))
+            tokens.append(Token("string", m.group("text") or "", line))
         elif kind == "block":
-            tokens.append(Token("block", m.group("body"), line))
+            tokens.append(Token("block", m.group("body") or "", line))
         else:
-            tokens.append(Token(kind, m.group(), line))
+            tokens.append(Token(str(kind), m.group(), line))
     return tokens
 
 
@@ -66,7 +67,7 @@ _TUPLE_SIZE = {"point2": 2, "vector2": 2, "point3": 3, "vector3": 3, "point": 3,
 class Param:
     type: str
     name: str
-    values: object  # np.ndarray (numeric) or list[str] / list[bool]
+    values: Any  # np.ndarray (numeric) or list[str] / list[bool]
     line: int
 
 
@@ -135,7 +136,7 @@ class Params:
             return value
         raise self.fail(name, f"parameter '{name}' must be true or false")
 
-    def with_defaults(self, defaults: "Params | None") -> "Params":
+    def with_defaults(self, defaults: Params | None) -> Params:
         """These parameters over the `Attribute` defaults of their kind (pbrt-v4)."""
         if defaults is None or not defaults.items:
             return self
@@ -144,7 +145,7 @@ class Params:
         return merged
 
 
-def parse_values(type_: str, name: str, raw: list[Token], path) -> object:
+def parse_values(type_: str, name: str, raw: list[Token], path) -> Any:
     line = raw[0].line if raw else 0
     if type_ in _NUMERIC:
         text = " ".join(t.text for t in raw if t.kind in ("word", "block"))

@@ -35,12 +35,12 @@ from ..camera import Camera as FalcorCamera
 from ..envmap import EnvMap
 from ..light import DirectionalLight, PointLight
 from . import _imported as ir
+from . import _pbrt_shapes as shapes
 from . import error, register_importer
 from ._imported import add_to_scene_builder
 from ._pbrt_envmap import octahedral_to_latlong
 from ._pbrt_materials import MaterialContext, create_material, emissive_material
 from ._pbrt_parser import Entity, PbrtScene, parse
-from . import _pbrt_shapes as shapes
 
 FRAME_HEIGHT = 24.0  # Falcor's default film height (mm); the focal length is derived from the fov against it
 
@@ -116,8 +116,8 @@ class _Converter:
 
     def _default_material(self):
         if "__default__" not in self.named:
-            from ..material import PBRTDiffuseMaterial
             from ...math_types import float4
+            from ..material import PBRTDiffuseMaterial
             m = PBRTDiffuseMaterial("Default")
             m.baseColor = float4(0.5, 0.5, 0.5, 1.0)
             m.doubleSided = True
@@ -220,7 +220,8 @@ class _Converter:
             if params.has("screenwindow"):
                 warn_once(f"{params.where('screenwindow')}: camera 'screenwindow' is skipped")
         if not (0.0 < fov < math.pi):
-            raise _fail(entity, "camera fov must be between 0 and 180 degrees")
+            message = "camera fov must be between 0 and 180 degrees"
+            raise _fail(entity, message) if entity is not None else error(self.scene.path, message)
         fov_y = fov if aspect >= 1.0 else 2.0 * math.atan(math.tan(0.5 * fov) / aspect)
         camera.aspectRatio = aspect
         camera.frameHeight = FRAME_HEIGHT
@@ -232,7 +233,7 @@ class _Converter:
         film = self.scene.film
         x = film.params.int("xresolution", 1280) if film else 1280
         y = film.params.int("yresolution", 720) if film else 720
-        if x <= 0 or y <= 0:
+        if film is not None and (x <= 0 or y <= 0):
             raise _fail(film, "film resolution must be positive")
         return x / y
 
@@ -316,8 +317,8 @@ class _Converter:
 
         path = self._resolve(filename)
         try:
-            pixels, fmt = read_image(path)
-        except Exception as e:
+            pixels, _ = read_image(path)
+        except Exception as e:  # noqa: BLE001 - the image readers raise several kinds; all mean "not an image"
             raise _fail(entity, f"can't read environment image '{filename}': {e}") from None
         record_asset(path)
         image = np.asarray(pixels)[..., :3].astype(np.float32)
