@@ -74,17 +74,14 @@ class ScopedIOSystem final : public Assimp::IOSystem
 public:
     explicit ScopedIOSystem(std::vector<fs::path> allowedRoots) : mAllowedRoots(std::move(allowedRoots)) {}
 
-    bool Exists(const char* file) const override { return isAllowedRegularFile(file); }
+    bool Exists(const char* file) const override { return permitted(file); }
     char getOsSeparator() const override { return '/'; }
 
     Assimp::IOStream* Open(const char* file, const char* mode) override
     {
         bool reading = mode && mode[0] == 'r' && !std::strchr(mode, '+');
-        if (!reading || !isAllowedRegularFile(file))
-        {
-            mRefused.push_back(file ? file : "");
+        if (!reading || !permitted(file))
             return nullptr;
-        }
         std::FILE* handle = std::fopen(file, "rb");
         if (!handle)
             return nullptr;
@@ -110,27 +107,29 @@ private:
         return (ec ? fs::path(file) : path).lexically_normal();
     }
 
-    // Regular files only (a FIFO or a device would block or never end), lexically below a root.
-    bool isAllowedRegularFile(const char* file) const
+    // Regular files only (a FIFO or a device would block or never end), lexically below a root. A
+    // file that exists but is refused is reported; a missing one is just missing.
+    bool permitted(const char* file) const
     {
-        if (!file || !*file)
-            return false;
         struct stat info{};
-        if (stat(file, &info) != 0 || !S_ISREG(info.st_mode))
+        if (!file || !*file || stat(file, &info) != 0)
             return false;
+        bool allowed = false;
         fs::path path = absolute(file);
         for (const fs::path& root : mAllowedRoots)
         {
             fs::path relative = path.lexically_relative(root);
-            if (!relative.empty() && *relative.begin() != "..")
-                return true;
+            allowed = allowed || (!relative.empty() && *relative.begin() != "..");
         }
+        if (allowed && S_ISREG(info.st_mode))
+            return true;
+        mRefused.push_back(path.string());
         return false;
     }
 
     std::vector<fs::path> mAllowedRoots;
     std::vector<std::string> mOpened;
-    std::vector<std::string> mRefused;
+    mutable std::vector<std::string> mRefused; // Exists() is const
 };
 
 // --- conversions ----------------------------------------------------------------------------------
