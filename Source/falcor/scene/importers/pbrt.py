@@ -241,8 +241,9 @@ class _Converter:
         """Falcor's default far plane (1000) unless the scene reaches further from the camera."""
         farthest = 0.0
         for mesh in self.out.meshes:
-            if len(mesh.positions):
-                farthest = max(farthest, float(np.max(np.linalg.norm(mesh.positions - eye, axis=1))))
+            if len(mesh.positions):  # the farthest corner of the mesh's bounds
+                far_corner = np.maximum(np.abs(mesh.positions.min(axis=0) - eye), np.abs(mesh.positions.max(axis=0) - eye))
+                farthest = max(farthest, float(np.linalg.norm(far_corner.astype(np.float64))))
         return float(max(1000.0, 2.0 * farthest)) if math.isfinite(farthest) else 1000.0
 
     # -- lights --
@@ -346,36 +347,43 @@ def _point3(params, name: str, default) -> np.ndarray:
     return v
 
 
+def _facing_flips(p: np.ndarray, tri: np.ndarray, normals: np.ndarray | None, reverse: bool) -> np.ndarray:
+    """Which triangles to rewind so Falcor's front face (counter-clockwise) is pbrt's surface normal side:
+    the side of the vertex normals when there are some, else the winding's side, flipped by ReverseOrientation."""
+    if normals is None:
+        return np.full(len(tri), reverse)
+    a, b, c = p[tri[:, 0]], p[tri[:, 1]], p[tri[:, 2]]
+    e1, e2 = b - a, c - a
+    shading = normals[tri[:, 0]] + normals[tri[:, 1]] + normals[tri[:, 2]]
+    # dot(cross(e1, e2), shading), by components (np.cross is several times slower on large arrays)
+    dot = ((e1[:, 1] * e2[:, 2] - e1[:, 2] * e2[:, 1]) * shading[:, 0] + (e1[:, 2] * e2[:, 0] - e1[:, 0] * e2[:, 2]) * shading[:, 1]
+           + (e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]) * shading[:, 2])
+    return dot < 0
+
+
 def _baked_mesh(g: shapes.Geometry, ctm: np.ndarray, reverse: bool, name: str, material: int, where: str) -> ir.Mesh:
-    """Triangles turned to face pbrt's surface normal, then moved to world space by the CTM."""
-    tri = g.triangles
-    normals = g.normals
-    if normals is not None and reverse:
-        normals = -normals
-    p = g.positions
-    face = np.cross(p[tri[:, 1]] - p[tri[:, 0]], p[tri[:, 2]] - p[tri[:, 0]])
-    if normals is not None:
-        flip = np.einsum("ij,ij->i", face, normals[tri].sum(axis=1)) < 0
-    else:
-        flip = np.full(len(tri), reverse)
-    tri = np.where(flip[:, None], tri[:, ::-1], tri)
+    """Triangles turned to face pbrt's surface normal, then moved to world space by the CTM (a transform
+    that mirrors rewinds them all, so the front stays on the same side of the surface)."""
+    normals = None if g.normals is None else (-g.normals if reverse else g.normals)
     linear = ctm[:3, :3]
-    det = np.linalg.det(linear)
+    det = float(np.linalg.det(linear))
+    flip = _facing_flips(g.positions, g.triangles, normals, reverse) ^ (det < 0)
+    tri = g.triangles.copy()
+    if flip.any():
+        tri[flip] = tri[flip][:, ::-1]
     if not math.isfinite(det) or det == 0:
         warn_once(f"{where}: shape '{name}' is skipped (its transform is singular)")
         tri = tri[:0]
-    positions = p @ linear.T + ctm[:3, 3]
-    if det < 0:
-        tri = tri[:, ::-1]
+    identity = np.array_equal(ctm, np.eye(4))
+    positions = g.positions if identity else g.positions @ linear.T + ctm[:3, 3]
     uv = None if g.texcoords is None else np.column_stack([g.texcoords[:, 0], 1.0 - g.texcoords[:, 1]]).astype(np.float32)
     if normals is None:
         positions32, n32, uv, idx = ir.flat_shaded(positions.astype(np.float32), tri.astype(np.uint32), uv)
         return ir.Mesh(name, positions32, n32, idx, material, uv)
-    else:
-        if det != 0 and math.isfinite(det):
-            normals = normals @ np.linalg.inv(linear)
-        length = np.linalg.norm(normals, axis=1, keepdims=True)
-        normals = np.where(length > 0, normals / np.where(length > 0, length, 1.0), 0.0)
+    if not identity and len(tri):
+        normals = normals @ np.linalg.inv(linear)  # row vectors: n' = M^-T n
+    length = np.sqrt(np.einsum("ij,ij->i", normals, normals))[:, None]
+    normals = np.divide(normals, length, out=np.zeros_like(normals), where=length > 0)
     return ir.Mesh(name, positions.astype(np.float32), normals.astype(np.float32), tri.astype(np.uint32), material, uv)
 
 
