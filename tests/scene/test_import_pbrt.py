@@ -225,8 +225,9 @@ def test_transforms(tmp_path, transform, expected):
 
 
 def test_lookat_camera_image_is_not_mirrored(tmp_path):
-    """LookAt 0 0 -5 -> origin, up y: pbrt shows world +x on the image's RIGHT?  pbrt's image x is the camera's
-    +x = cross(up, dir) = cross(y, z) = +x... seen from -z looking +z, so a red quad at x > 0 is on the right."""
+    """pbrt's image x axis is the camera's +x = cross(up, dir): looking from z = -5 toward +z with +y up
+    that is world +x, so a red quad at x > 0 is on the image's right (Falcor's cross(dir, up) would put
+    it on the left without the importer's mirroring)."""
     text = ('LookAt 0 0 -5  0 0 0  0 1 0\nCamera "perspective" "float fov" [40]\nFilm "rgb" "integer xresolution" [16] '
             '"integer yresolution" [16]\nWorldBegin\nLightSource "infinite" "rgb L" [1 1 1]\n'
             'Material "diffuse" "rgb reflectance" [0.8 0 0]\n'
