@@ -196,14 +196,15 @@ class Builder:
         if np.linalg.det(linear) < 0:
             self.warn(obj.where, "the sensor's to_world mirrors the image, which a Falcor camera can't; the image is not mirrored")
         forward = forward / np.linalg.norm(forward)
+        aspect = width / height
+        fov_y = self.vertical_fov(obj, aspect)
+        focal_length = camera.frameHeight / (2.0 * math.tan(0.5 * fov_y))
+        finite32(self, obj, "the camera's placement or focal length", matrix[:3, 3], matrix[:3, 3] + forward, focal_length)
         camera.position = float3(*matrix[:3, 3])
         camera.target = float3(*(matrix[:3, 3] + forward))
         camera.up = float3(*(up / np.linalg.norm(up)))
-        aspect = width / height
         camera.aspectRatio = aspect
-        fov_y = self.vertical_fov(obj, aspect)
-        camera.focalLength = camera.frameHeight / (2.0 * math.tan(0.5 * fov_y))
-        finite32(self, obj, "the camera's placement or focal length", camera.position, camera.target, camera.focalLength)
+        camera.focalLength = focal_length
         camera.nearPlane = self.positive(obj, "near_clip", 1e-2)
         camera.farPlane = self.positive(obj, "far_clip", 1e4)
         if camera.farPlane <= camera.nearPlane:

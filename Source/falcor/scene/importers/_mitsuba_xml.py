@@ -94,15 +94,17 @@ def fail(where: str, message: str, path) -> Exception:
 # --- XML -----------------------------------------------------------------------------------------
 
 
-def read_xml(path: Path, main: Path, budget: list) -> XmlElement:
-    """Parses one file into XmlElements; `budget` is the remaining element count (shared by includes)."""
+def read_xml(path: Path, main: Path, budget: list, where: str | None = None) -> XmlElement:
+    """Parses one file into XmlElements; `budget` is the remaining element count (shared by includes);
+    `where` is the file:line of the <include> that reads it."""
+    where = where or str(path)
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise fail(str(path), f"the file has {size} bytes, more than the {MAX_FILE_BYTES} a scene file may have", main)
+            raise fail(where, f"'{path}' has {size} bytes, more than the {MAX_FILE_BYTES} a scene file may have", main)
         data = path.read_bytes()
     except OSError as e:
-        raise fail(str(path), f"can't be read ({e.strerror or e})", main) from e
+        raise fail(where, f"'{path}' can't be read ({e.strerror or e})", main) from e
     declaration = re.search(rb"<!\s*(DOCTYPE|ENTITY)", data, re.IGNORECASE)
     if declaration:
         line = data.count(b"\n", 0, declaration.start()) + 1
@@ -168,7 +170,7 @@ class Reader:
         return scene
 
     def _open(self, path: Path, where: str | None) -> XmlElement:
-        return read_xml(path, self.main, self.budget)
+        return read_xml(path, self.main, self.budget, where)
 
     def _version(self, root: XmlElement) -> tuple:
         text = root.attrs.get("version")
