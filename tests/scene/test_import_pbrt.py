@@ -553,7 +553,7 @@ def test_infinite_light_image_file(tmp_path):
 # --- errors and warnings ------------------------------------------------------------------------
 @pytest.mark.parametrize("text, line", [
     ('WorldBegin\nShape "trianglemesh" "point3 P" [0 0 0 1 0 0 0 1 0] "integer indices" [0 1 5]\n', 2),
-    ('WorldBegin\n\nFrobnicate 1 2\n', 3),
+    ('WorldBegin\n\nfrobnicate 1 2\n', 3),
     ('WorldBegin\nShape "sphere" "float radius" [nan]\n', 2),
     ('WorldBegin\nShape "sphere" "float radius" [1\n', 2),
     ('WorldBegin\nAttributeEnd\n', 2),
@@ -567,10 +567,12 @@ def test_errors_name_file_and_line(tmp_path, text, line):
 
 
 def test_unknown_things_warn_once_naming_file_and_line(tmp_path, capfd):
-    load(tmp_path, 'WorldBegin\nMakeNamedMedium "fog" "string type" "homogeneous"\nMediumInterface "fog" ""\n'
-                   'LightSource "goniometric"\nShape "cylinder"\n' + TRIANGLE)
+    s = load(tmp_path, 'WorldBegin\nMakeNamedMedium "fog" "string type" "homogeneous"\nMediumInterface "fog" ""\n'
+                       'LightSource "goniometric"\nShape "cylinder"\nFrobnicate "x" [1 2] 3\n' + TRIANGLE)
+    assert len(s.meshes) == 1  # the triangle after the unknown directive
     err = _output(capfd)
-    for expected in (":2: MakeNamedMedium", ":3: MediumInterface", ":4: light 'goniometric'", ":5: shape 'cylinder'"):
+    for expected in (":2: MakeNamedMedium", ":3: MediumInterface", ":4: light 'goniometric'", ":5: shape 'cylinder'",
+                     ":6: unknown directive 'Frobnicate' is skipped"):
         assert expected in err
 
 
@@ -638,3 +640,23 @@ def test_include_depth_is_bounded(tmp_path):
     write(tmp_path, TRIANGLE, "f40.pbrt")
     with pytest.raises(falcor.ImporterError, match="deeper than 32"):
         pbrt.load_pbrt(tmp_path / "f0.pbrt")
+
+
+def test_every_file_read_is_recorded(tmp_path):
+    """Included files, PLY meshes, image textures and environment images are recorded for the scene cache."""
+    from falcor.image_io import write_exr
+    from falcor.scene.asset_log import recording_assets
+    from PIL import Image
+    Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(tmp_path / "tex.png")
+    write_exr(tmp_path / "sky.exr", np.ones((8, 8, 4), np.float32), half=False)
+    write_ply(tmp_path / "mesh.ply", [[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]])
+    write(tmp_path, TRIANGLE, "part.pbrt")
+    main = write(tmp_path, 'WorldBegin\nInclude "part.pbrt"\nShape "plymesh" "string filename" "mesh.ply"\n'
+                           'LightSource "infinite" "string filename" "sky.exr"\n'
+                           'Texture "t" "spectrum" "imagemap" "string filename" "tex.png"\n'
+                           'Material "diffuse" "texture reflectance" "t"\n' + TRIANGLE)
+    with recording_assets() as files:
+        pbrt.load_pbrt(main)
+    recorded = {Path(f).resolve() for f in files}
+    for name in ("scene.pbrt", "part.pbrt", "mesh.ply", "sky.exr", "tex.png"):
+        assert (tmp_path / name).resolve() in recorded, name

@@ -220,8 +220,18 @@ class Parser:
                 raise error(cur.path, f"line {t.line}: expected a directive, got {t.text!r}")
             handler = getattr(self, f"_d_{t.text}", None)
             if handler is None:
-                raise error(cur.path, f"line {t.line}: unknown directive '{t.text}'")
-            handler(cur, t)
+                self._skip_unknown(cur, t)
+            else:
+                handler(cur, t)
+
+    def _skip_unknown(self, cur: _Cursor, t: Token):
+        """An unknown directive: warned, and its arguments (everything up to the next word that starts
+        upper-case, as directive names do) skipped."""
+        if not t.text[:1].isupper():
+            raise error(cur.path, f"line {t.line}: expected a directive, got {t.text!r}")
+        while (n := cur.peek()) is not None and not (n.kind == "word" and n.text[:1].isupper()):
+            cur.i += 1
+        self.warn_once(f"{self._where(cur, t)}: unknown directive '{t.text}' is skipped")
 
     def _where(self, cur: _Cursor, t: Token) -> str:
         return f"{cur.path}:{t.line}"
