@@ -660,3 +660,17 @@ def test_every_file_read_is_recorded(tmp_path):
     recorded = {Path(f).resolve() for f in files}
     for name in ("scene.pbrt", "part.pbrt", "mesh.ply", "sky.exr", "tex.png"):
         assert (tmp_path / name).resolve() in recorded, name
+
+
+def test_plymesh_normals_and_texture_coordinates(tmp_path):
+    (tmp_path / "n.ply").write_text(
+        "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+        "property float nx\nproperty float ny\nproperty float nz\nproperty float u\nproperty float v\n"
+        "element face 1\nproperty list uchar int vertex_indices\nend_header\n"
+        "0 0 0 0 0 -1 0 0.25\n1 0 0 0 0 -1 1 0.25\n0 1 0 0 0 -1 0 1\n3 0 1 2\n")
+    s = load(tmp_path, 'Shape "plymesh" "string filename" "n.ply"\n')
+    mesh = s.meshes[0]
+    assert len(mesh.positions) == 3  # smooth: no flat-shading expansion
+    assert mesh.texcoords[:, 1] == pytest.approx([0.75, 0.75, 0.0])  # v -> 1 - v
+    p = mesh.positions.astype(float)
+    assert np.dot(np.cross(p[1] - p[0], p[2] - p[0]), mesh.normals[0]) > 0  # rewound to face N = -z

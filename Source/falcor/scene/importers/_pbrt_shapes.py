@@ -126,9 +126,9 @@ def disk(params: Params, warn) -> Geometry:
 
 
 def plymesh(params: Params, path_of, warn) -> Geometry:
-    """Through the PLY importer's reader (ply.load_ply); its texture coordinates come flipped to
-    Falcor's convention and are flipped back here."""
-    from . import ply
+    """Through the shared numpy PLY reader (`_ply_reader.read_ply`): positions, triangles (polygons as
+    fans), normals and texture coordinates when the file has them (stored with pbrt's v-up origin)."""
+    from ._ply_reader import read_ply
 
     filename = params.string("filename", "")
     if not filename:
@@ -136,16 +136,18 @@ def plymesh(params: Params, path_of, warn) -> Geometry:
     for name in ("displacement", "displacement.edgelength"):
         if params.has(name):
             warn(f"{params.where(name)}: plymesh '{name}' is skipped (no displacement)")
+    path = path_of(filename)
     try:
-        scene = ply.load_ply(path_of(filename))
-    except (_ext.ImporterError, _ext.RuntimeError, OSError, ValueError) as e:
+        if not path.is_file():
+            raise OSError("no such file")
+        mesh = read_ply(path)
+    except (_ext.ImporterError, OSError) as e:
         raise params.fail("filename", f"plymesh '{filename}': {e}") from None
-    mesh = scene.meshes[0]
-    uv = mesh.texcoords
-    if uv is not None:
-        uv = np.column_stack([uv[:, 0], 1.0 - uv[:, 1]])
-    return Geometry(np.asarray(mesh.positions, np.float64), np.asarray(mesh.normals, np.float64), uv,
-                    np.asarray(mesh.indices, np.int64).reshape(-1, 3))
+    tri = np.asarray(mesh.indices, np.int64).reshape(-1, 3)
+    if len(tri) and (tri.min() < 0 or tri.max() >= len(mesh.positions)):
+        raise params.fail("filename", f"plymesh '{filename}': a vertex index is out of range")
+    return Geometry(np.asarray(mesh.positions, np.float64), None if mesh.normals is None else np.asarray(mesh.normals, np.float64),
+                    None if mesh.texcoords is None else np.asarray(mesh.texcoords, np.float64), tri)
 
 
 # --- Loop subdivision ------------------------------------------------------------------------------

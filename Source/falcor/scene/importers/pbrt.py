@@ -3,7 +3,7 @@
 The mapping follows Falcor 8's PBRTImporter with its `usePBRTMaterials` option on (see
 docs/importers/pbrt.md for the table and the differences):
 
-- Shapes: trianglemesh, plymesh (through ply.load_ply), bilinearmesh (two triangles per patch),
+- Shapes: trianglemesh, plymesh (through _ply_reader.read_ply), bilinearmesh (two triangles per patch),
   sphere and disk (tessellated), loopsubdiv (Loop subdivision in numpy, capped), each a mesh whose
   vertices are in world space (the CTM baked in); an object's shapes (`ObjectBegin`) are meshes added
   once, placed by one node per `ObjectInstance`. Triangles face the side pbrt's surface normal is on
