@@ -674,3 +674,18 @@ def test_plymesh_normals_and_texture_coordinates(tmp_path):
     assert mesh.texcoords[:, 1] == pytest.approx([0.75, 0.75, 0.0])  # v -> 1 - v
     p = mesh.positions.astype(float)
     assert np.dot(np.cross(p[1] - p[0], p[2] - p[0]), mesh.normals[0]) > 0  # rewound to face N = -z
+
+
+@pytest.mark.parametrize("instanced", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_one_sided_area_light_emits_on_pbrts_side(tmp_path, instanced, reverse):
+    """The quad's N faces the camera, so pbrt shows it lit; ReverseOrientation turns it away (dark). Also
+    through an object instance, whose node carries the handedness mirror of the LookAt camera."""
+    shape = ('AreaLightSource "diffuse" "rgb L" [1 1 1]\n'
+             'Shape "trianglemesh" "point3 P" [-1 -1 0  1 -1 0  1 1 0  -1 1 0] "normal N" [0 0 -1 0 0 -1 0 0 -1 0 0 -1] '
+             '"integer indices" [0 1 2 0 2 3]\n')
+    shape = ("ReverseOrientation\n" if reverse else "") + shape
+    body = f'ObjectBegin "q"\n{shape}ObjectEnd\nObjectInstance "q"\n' if instanced else shape
+    text = 'LookAt 0 0 -3  0 0 0  0 1 0\nCamera "perspective" "float fov" [50]\nWorldBegin\n' + body
+    centre = falcor.render(str(write(tmp_path, text)), spp=2, width=8, height=8)[3:5, 3:5].mean()
+    assert centre == pytest.approx(0.0 if reverse else 1.0, abs=1e-6)
