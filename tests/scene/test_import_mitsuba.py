@@ -242,28 +242,32 @@ def test_uniform_emitter_spectrum_is_mitsubas_rgb(tmp_path):
     assert list(texel) == pytest.approx([1.204794, 0.948291, 0.908916], rel=1e-5)  # mi.xyz_to_srgb((1, 1, 1))
 
 
-def test_envmap_direction_matches_mitsubas_lat_long(tmp_path):
-    """A camera looking along a direction sees the texel Mitsuba's envmap shows there: Mitsuba's
-    uv = (atan2(x, -z) / 2 pi, acos(y) / pi) of to_world^-1 d (src/emitters/envmap.cpp)."""
-    width, height = 16, 8
+@pytest.mark.parametrize("row, mitsuba_green", [(0, 0.1796924), (2, 0.3984481), (7, 0.9453135)])
+def test_envmap_direction_matches_mitsubas_lat_long(tmp_path, row, mitsuba_green):
+    """A camera looking along a direction sees what Mitsuba's envmap shows there. Mitsuba 3.9
+    (src/emitters/envmap.cpp): d_local = to_world^-1 d, u = atan2(x, -z) / 2 pi (texel-centred
+    columns), v = acos(y) / pi with row j at v = j / (H - 1) (rows on the poles). `mitsuba_green`
+    is what Mitsuba 3.9.1 rendered (scalar_rgb) along the centre of texel (row, 3) of this 16x8
+    image, whose green channel is (row + 1) / 8: a blend of two rows, as its rows sit elsewhere."""
+    width, height, column = 16, 8, 3
     u, v = np.meshgrid(np.arange(width), np.arange(height))
     image = np.stack([(u + 1) / width, (v + 1) / height, np.full(u.shape, 0.5)], axis=-1).astype(np.float32)
     falcor.image_io.write_exr(tmp_path / "sky.exr", image)
-    to_world = '<rotate y="1" angle="70"/><rotate x="1" angle="25"/>'
-    column, row = 3, 2
     phi, theta = 2 * math.pi * (column + 0.5) / width, math.pi * (row + 0.5) / height
     local = np.array([math.sin(phi) * math.sin(theta), math.cos(theta), -math.cos(phi) * math.sin(theta)])
-    rot_y, rot_x = rotation([0, 1, 0], 70), rotation([1, 0, 0], 25)
-    d = rot_x @ rot_y @ local  # to_world: rotate y first, then x
+    d = rotation([1, 0, 0], 25) @ rotation([0, 1, 0], 70) @ local  # to_world: rotate about y first, then x
     path = write(tmp_path, f"""<emitter type="envmap"><string name="filename" value="sky.exr"/><float name="scale" value="2"/>
-  <transform name="to_world">{to_world}</transform></emitter>
+  <transform name="to_world"><rotate y="1" angle="70"/><rotate x="1" angle="25"/></transform></emitter>
 <sensor type="perspective"><float name="fov" value="0.5"/>
   <transform name="to_world"><lookat origin="0, 0, 0" target="{d[0]}, {d[1]}, {d[2]}" up="{0.1 + d[1]}, 1, 0"/></transform>
   <film type="hdrfilm"><integer name="width" value="3"/><integer name="height" value="3"/></film></sensor>""")
     scene = falcor.load_scene(path)
     assert scene.envMap.intensity == 2
     pixel = falcor.render(scene, spp=1, width=3, height=3, max_bounces=0)[1, 1]
-    assert list(pixel) == pytest.approx(list(2 * image[row, column]), rel=2e-3)
+    position = (row + 0.5) * (height - 1) / height  # Mitsuba's row coordinate of this direction
+    green = np.interp(position, np.arange(height), (np.arange(height) + 1) / height)
+    assert green == pytest.approx(mitsuba_green, rel=2e-4)
+    assert list(pixel) == pytest.approx([2 * (column + 1) / width, 2 * green, 1.0], rel=2e-3)
 
 
 def rotation(axis, degrees):

@@ -15,6 +15,7 @@ import numpy as np
 from ... import falcor_ext as _ext
 from ...falcor_ext import Logger
 from ...math_types import float3
+from ..asset_log import record_asset
 from ..camera import Camera
 from ..envmap import EnvMap, rotation_xyz
 from ..light import DirectionalLight, PointLight
@@ -317,8 +318,8 @@ class Builder:
         if path is None:
             raise self.fail(obj.where, f"can't find the environment map '{filename}'")
         try:
-            env_map = EnvMap(path)
-        except _ext.RuntimeError as e:
+            env_map = EnvMap.from_texels(mitsuba_latlong_rows(read_linear_image(path)), str(path))
+        except (_ext.RuntimeError, ValueError, OSError) as e:
             raise self.fail(obj.where, f"can't load the environment map '{filename}' ({e})") from e
         env_map.intensity = self.number(obj, "scale", 1.0)
         env_map.rotation = float3(*envmap_rotation(self.transform(obj)[:3, :3], self, obj))
@@ -328,6 +329,32 @@ class Builder:
 
     def shape(self, obj: Obj, parent: np.ndarray) -> None:
         shapes.add_shape(self, obj, parent)
+
+
+def read_linear_image(path: Path) -> np.ndarray:
+    """(H, W, 3) linear radiance of an image file as Mitsuba's envmap reads it: float images as they
+    are, 8- and 16-bit images decoded from sRGB."""
+    record_asset(path)
+    image = _ext.read_image(path)
+    pixels = np.asarray(image)[..., :3]
+    if np.issubdtype(pixels.dtype, np.integer):
+        c = pixels.astype(np.float64) / np.iinfo(pixels.dtype).max
+        pixels = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return np.asarray(pixels, np.float32)
+
+
+def mitsuba_latlong_rows(texels: np.ndarray) -> np.ndarray:
+    """The image resampled in latitude from Mitsuba's envmap rows to ours. Mitsuba 3 (3.9) places
+    row j at theta = pi j / (H - 1) (its first and last rows on the poles; columns texel-centred
+    like ours); ours are texel-centred, row j at theta = pi (j + 1/2) / H. Our row j takes
+    Mitsuba's value at that theta: rows j0 and j0 + 1 blended linearly."""
+    height = texels.shape[0]
+    if height < 2:
+        return texels
+    position = (np.arange(height) + 0.5) * (height - 1) / height
+    j0 = np.minimum(position.astype(np.int64), height - 2)
+    w = (position - j0)[:, None, None]
+    return ((1.0 - w) * texels[j0] + w * texels[j0 + 1]).astype(np.float32)
 
 
 def finite32(b: Builder, obj: Obj, what: str, *values) -> None:
