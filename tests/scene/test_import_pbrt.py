@@ -376,6 +376,15 @@ def test_sphere_disk_bilinear_and_subdivision(tmp_path):
     assert len(subdiv.indices) == 4 * 16  # 4 faces, 2 levels
 
 
+def test_cylinder(tmp_path):
+    s = load(tmp_path, 'Shape "cylinder" "float radius" [2] "float zmin" [1] "float zmax" [3]\n')
+    p = s.meshes[0].positions
+    assert np.linalg.norm(p[:, :2], axis=1) == pytest.approx(2.0, rel=1e-5)
+    assert p[:, 2].min() == pytest.approx(1.0) and p[:, 2].max() == pytest.approx(3.0)
+    n = s.meshes[0].normals
+    assert np.einsum("ij,ij->i", n[:, :2], p[:, :2]).min() > 0  # outward
+
+
 def test_sphere_zmax_and_phimax(tmp_path):
     s = load(tmp_path, 'Shape "sphere" "float radius" [1] "float zmin" [0] "float phimax" [180]\n')
     p = s.meshes[0].positions
@@ -568,10 +577,10 @@ def test_errors_name_file_and_line(tmp_path, text, line):
 
 def test_unknown_things_warn_once_naming_file_and_line(tmp_path, capfd):
     s = load(tmp_path, 'WorldBegin\nMakeNamedMedium "fog" "string type" "homogeneous"\nMediumInterface "fog" ""\n'
-                       'LightSource "goniometric"\nShape "cylinder"\nFrobnicate "x" [1 2] 3\n' + TRIANGLE)
+                       'LightSource "goniometric"\nShape "hyperboloid"\nFrobnicate "x" [1 2] 3\n' + TRIANGLE)
     assert len(s.meshes) == 1  # the triangle after the unknown directive
     err = _output(capfd)
-    for expected in (":2: MakeNamedMedium", ":3: MediumInterface", ":4: light 'goniometric'", ":5: shape 'cylinder'",
+    for expected in (":2: MakeNamedMedium", ":3: MediumInterface", ":4: light 'goniometric'", ":5: shape 'hyperboloid'",
                      ":6: unknown directive 'Frobnicate' is skipped"):
         assert expected in err
 

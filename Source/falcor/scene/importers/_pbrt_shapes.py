@@ -106,6 +106,23 @@ def sphere(params: Params, warn) -> Geometry:
     return Geometry(n * abs(radius), n.copy(), uv, _grid_triangles(rows, cols))
 
 
+def cylinder(params: Params, warn) -> Geometry:
+    """pbrt's cylinder about the z axis: radius, zmin, zmax, phimax (degrees); normals point outwards."""
+    radius = abs(params.float("radius", 1.0))
+    z0, z1 = sorted((params.float("zmin", -1.0), params.float("zmax", 1.0)))
+    phimax = math.radians(float(np.clip(params.float("phimax", 360.0), 0.0, 360.0)))
+    if radius == 0 or phimax == 0 or z0 == z1:
+        return Geometry(np.zeros((0, 3)), None, None, np.zeros((0, 3), np.int64))
+    u = np.linspace(0.0, 1.0, SPHERE_SEGMENTS[0] + 1)
+    v = np.linspace(0.0, 1.0, 2)
+    vv, uu = np.meshgrid(v, u, indexing="ij")
+    phi = uu * phimax
+    n = np.stack([np.cos(phi), np.sin(phi), np.zeros_like(phi)], axis=-1).reshape(-1, 3)
+    p = n * radius
+    p[:, 2] = (z0 + vv * (z1 - z0)).reshape(-1)
+    return Geometry(p, n, np.stack([uu, vv], axis=-1).reshape(-1, 2), _grid_triangles(1, SPHERE_SEGMENTS[0]))
+
+
 def disk(params: Params, warn) -> Geometry:
     """pbrt's disk in the plane z = height facing +z: radius, innerradius, phimax (degrees)."""
     radius, inner = abs(params.float("radius", 1.0)), abs(params.float("innerradius", 0.0))

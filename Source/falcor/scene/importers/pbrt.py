@@ -4,7 +4,7 @@ The mapping follows Falcor 8's PBRTImporter with its `usePBRTMaterials` option o
 docs/importers/pbrt.md for the table and the differences):
 
 - Shapes: trianglemesh, plymesh (through _ply_reader.read_ply), bilinearmesh (two triangles per patch),
-  sphere and disk (tessellated), loopsubdiv (Loop subdivision in numpy, capped), each a mesh whose
+  sphere, cylinder and disk (tessellated), loopsubdiv (Loop subdivision in numpy, capped), each a mesh whose
   vertices are in world space (the CTM baked in); an object's shapes (`ObjectBegin`) are meshes added
   once, placed by one node per `ObjectInstance`. Triangles face the side pbrt's surface normal is on
   (the N array, else the winding, flipped by ReverseOrientation), so one-sided emission and
@@ -148,7 +148,7 @@ class _Converter:
     def _geometry(self, entity: Entity):
         kind, params = entity.kind, entity.params
         makers = {"trianglemesh": shapes.trianglemesh, "bilinearmesh": shapes.bilinearmesh, "sphere": shapes.sphere,
-                  "disk": shapes.disk, "loopsubdiv": shapes.loopsubdiv,
+                  "disk": shapes.disk, "cylinder": shapes.cylinder, "loopsubdiv": shapes.loopsubdiv,
                   "plymesh": lambda p, w: shapes.plymesh(p, self._resolve, w)}
         if kind == "curve":
             warn_once(f"{entity.where}: curve shapes are skipped (no curve primitive)")
