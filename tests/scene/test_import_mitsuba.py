@@ -404,6 +404,29 @@ def test_mesh_files_normals_and_instances(tmp_path):
     assert np.allclose(first.positions[:, 2], 10) and np.allclose(second.positions[:, 2], 20)
 
 
+def test_every_mapped_feature_renders_finite(tmp_path):
+    (tmp_path / "tri.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    falcor.image_io.write_exr(tmp_path / "sky.exr", np.full((4, 8, 3), 0.2, np.float32))
+    path = write(tmp_path, """<sensor type="thinlens"><float name="fov" value="50"/><float name="aperture_radius" value="0.02"/>
+  <float name="focus_distance" value="5"/><transform name="to_world"><lookat origin="0, 1, 6" target="0, 0, 0"/></transform></sensor>
+<emitter type="envmap"><string name="filename" value="sky.exr"/><transform name="to_world"><rotate y="1" angle="40"/></transform></emitter>
+<emitter type="point"><point name="position" x="0" y="3" z="2"/><rgb name="intensity" value="10"/></emitter>
+<emitter type="directional"><vector name="direction" x="1" y="-1" z="0"/><rgb name="irradiance" value="1"/></emitter>
+<emitter type="spot"><transform name="to_world"><lookat origin="0, 4, 0" target="0, 0, 0" up="0, 0, 1"/></transform></emitter>
+<shape type="rectangle"><transform name="to_world"><scale value="5"/><rotate x="1" angle="-90"/></transform>
+  <bsdf type="diffuse"><texture type="checkerboard" name="reflectance"/></bsdf></shape>
+<shape type="sphere"><point name="center" x="-1.5" y="0.5" z="0"/><float name="radius" value="0.5"/><bsdf type="dielectric"/></shape>
+<shape type="sphere"><point name="center" x="0" y="0.5" z="0"/><float name="radius" value="0.5"/>
+  <bsdf type="roughconductor"><string name="material" value="Cu"/></bsdf></shape>
+<shape type="cube"><transform name="to_world"><scale value="0.4"/><translate x="1.5" y="0.4"/></transform>
+  <bsdf type="twosided"><bsdf type="roughplastic"/></bsdf></shape>
+<shape type="disk"><transform name="to_world"><translate y="3"/><rotate x="1" angle="90"/></transform>
+  <emitter type="area"><rgb name="radiance" value="5"/></emitter></shape>
+<shape type="obj"><string name="filename" value="tri.obj"/><bsdf type="thindielectric"/></shape>""")
+    image = falcor.render(falcor.load_scene(path), spp=4, width=24, height=24, max_bounces=3)
+    assert np.isfinite(image).all() and image.mean() > 0.01
+
+
 # ---------------------------------------------------------------------------------------------
 # Skipped features warn with file:line; bad files raise naming file:line
 # ---------------------------------------------------------------------------------------------
@@ -419,7 +442,8 @@ def test_unmapped_things_warn_once_with_file_and_line(tmp_path, capfd):
     text = err.out + err.err
     for line, what in [(3, '<medium type="homogeneous"> is skipped'), (4, '<shape type="cylinder"> is skipped'),
                        (5, '<bsdf type="principled"> is skipped'), (6, '<emitter type="projector"> is skipped'),
-                       (7, "the beckmann microfacet distribution is approximated by GGX")]:
+                       (7, "the beckmann microfacet distribution is approximated by GGX"),
+                       (2, "the integrator's 'hide_emitters' is skipped")]:
         assert f"scene.xml:{line}: {what}" in text, (line, text)
     assert scene.stats["meshCount"] == 2
 
@@ -442,6 +466,24 @@ def test_bad_files_raise_naming_file_and_line(tmp_path, content, message):
     path.write_text(content)
     with pytest.raises(falcor.ImporterError, match=message):
         falcor.load_scene(path)
+
+
+def test_spectrum_file_and_out_of_gamut_clamp(tmp_path, capfd):
+    (tmp_path / "pure.spd").write_text("# wavelength value\n400 0\n549 0\n550 1\n551 0\n700 0\n")
+    path = write(tmp_path, '<shape type="cube"><bsdf type="diffuse"><spectrum name="reflectance" filename="pure.spd"/></bsdf></shape>')
+    color = list(load_mitsuba(path).materials[0].baseColor)[:3]
+    # A narrow green line lies outside sRGB: Mitsuba clamps its red and blue to 0 (and warns)
+    assert color[0] == 0 and color[2] == 0 and 0 < color[1] < 0.05
+    assert "scene.xml:2: the spectrum 'reflectance' is out of the sRGB gamut" in capfd.readouterr().out
+
+
+def test_scene_cache_sees_an_included_file_change(tmp_path):
+    (tmp_path / "part.xml").write_text('<scene version="3.0.0"><shape type="cube"><transform name="to_world">'
+                                       '<scale value="2"/></transform></shape></scene>')
+    path = write(tmp_path, '<include filename="part.xml"/>')
+    assert falcor.load_scene(path).bounds.maxPoint[0] == 2
+    (tmp_path / "part.xml").write_text((tmp_path / "part.xml").read_text().replace('value="2"', 'value="5"'))
+    assert falcor.load_scene(path).bounds.maxPoint[0] == 5
 
 
 def test_version_1_property_names_are_upgraded(tmp_path):

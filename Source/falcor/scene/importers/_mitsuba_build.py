@@ -158,7 +158,7 @@ class Builder:
         else:
             self.settings.max_depth = -1  # Mitsuba's path integrator default: unlimited
         for name in obj.props:
-            if name not in ("max_depth", "rr_depth", "hide_emitters"):
+            if name != "max_depth":
                 self.warn(obj.props[name].where, f"the integrator's '{name}' is skipped (set the PathTracer's properties in the script)")
 
     # --- sensors ---
@@ -172,6 +172,9 @@ class Builder:
             height = int(self.value(film, "height", "integer", height))
             if not (1 <= width <= 65536 and 1 <= height <= 65536):
                 raise self.fail(film.where, f"film size {width}x{height} is invalid (1 to 65536)")
+            for name in film.props:
+                if name not in ("width", "height", "pixel_format", "component_format", "file_format"):
+                    self.warn(film.props[name].where, f"the film's '{name}' is skipped (the script sets the frame)")
             for _, rfilter in film.nested("rfilter"):
                 if rfilter.type != "box":
                     self.warn(rfilter.where, f"<rfilter type=\"{rfilter.type}\"> is skipped (Falcor's jittered pixel samples reconstruct with a box filter)")
@@ -180,6 +183,9 @@ class Builder:
     def sensor(self, obj: Obj) -> None:
         width, height = self.film(obj)
         for _, sampler in obj.nested("sampler"):
+            for name in sampler.props:
+                if name != "sample_count":
+                    self.warn(sampler.props[name].where, f"the sampler's '{name}' is skipped")
             spp = self.value(sampler, "sample_count", "integer")
             if spp is not None and not self.scene.cameras:
                 self.settings.spp = int(spp)
