@@ -290,7 +290,8 @@ class _SceneMapper:
         for channel in animation["channels"]:
             for node in self.nodes_by_name.get(channel["node"], []):
                 for path in ("translation", "rotation", "scale"):
-                    keys = _keys(*channel[path], ticks)
+                    times, values = channel[path]
+                    keys = _keys(times, values, ticks)
                     if keys is not None:
                         channels.append(ir.Channel(node, path, *keys))
         if channels:
