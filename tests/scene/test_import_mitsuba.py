@@ -208,6 +208,15 @@ def test_focal_length_and_clip_planes(tmp_path):
     assert (camera.nearPlane, camera.farPlane) == (0.5, 50.0)
 
 
+def test_lookat_without_up_turns_the_camera_as_mitsuba_does(tmp_path):
+    path = write(tmp_path, '<sensor type="perspective"><transform name="to_world"><lookat origin="1, 2, 3" target="1.3, 2.2, 3.9"/>'
+                           '</transform></sensor>')
+    camera = load_mitsuba(path).cameras[0]
+    # Mitsuba 3.9.1's to_world of this sensor: columns left, up, forward (its up from coordinate_system)
+    assert list(camera.up) == pytest.approx([0.950347, -0.0331019, -0.309426], abs=1e-6)
+    assert list(camera.target) == pytest.approx([1 + 0.309426, 2 + 0.206284, 3 + 0.928279], abs=1e-6)
+
+
 def test_thinlens(tmp_path):
     scene = load_mitsuba(sensor_file(tmp_path, "thinlens", '<float name="fov" value="45"/><float name="aperture_radius" value="0.25"/>'
                                                            '<float name="focus_distance" value="7"/>'))
@@ -408,7 +417,7 @@ def test_every_mapped_feature_renders_finite(tmp_path):
     (tmp_path / "tri.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
     falcor.image_io.write_exr(tmp_path / "sky.exr", np.full((4, 8, 3), 0.2, np.float32))
     path = write(tmp_path, """<sensor type="thinlens"><float name="fov" value="50"/><float name="aperture_radius" value="0.02"/>
-  <float name="focus_distance" value="5"/><transform name="to_world"><lookat origin="0, 1, 6" target="0, 0, 0"/></transform></sensor>
+  <float name="focus_distance" value="5"/><transform name="to_world"><lookat origin="0, 1, 6" target="0, 0, 0" up="0, 1, 0"/></transform></sensor>
 <emitter type="envmap"><string name="filename" value="sky.exr"/><transform name="to_world"><rotate y="1" angle="40"/></transform></emitter>
 <emitter type="point"><point name="position" x="0" y="3" z="2"/><rgb name="intensity" value="10"/></emitter>
 <emitter type="directional"><vector name="direction" x="1" y="-1" z="0"/><rgb name="irradiance" value="1"/></emitter>

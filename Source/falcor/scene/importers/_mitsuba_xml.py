@@ -465,9 +465,13 @@ def rotation(axis: np.ndarray, degrees: float) -> np.ndarray:
 
 
 def _any_perpendicular(d: np.ndarray) -> np.ndarray:
-    d = d / (np.linalg.norm(d) or 1.0)
-    helper = np.array([1.0, 0.0, 0.0]) if abs(d[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    return np.cross(d, helper)
+    """The first tangent of Mitsuba's coordinate_system(d) (Duff et al. 2017), the up vector its
+    <lookat> takes when none is given (so the image is turned as Mitsuba turns it)."""
+    n = d / (np.linalg.norm(d) or 1.0)
+    sign = 1.0 if n[2] >= 0 else -1.0
+    a = -1.0 / (sign + n[2])
+    b = n[0] * n[1] * a
+    return np.array([sign * n[0] * n[0] * a + 1.0, sign * b, -sign * n[0]])
 
 
 def _snake_case(name: str) -> str:
