@@ -120,7 +120,7 @@ def test_damaged_files(kind):
 # --- written hostile files: what Assimp crashes on or over-allocates for ------------------------------
 
 WRITTEN = r'''
-import re, sys, tempfile
+import re, struct, sys, tempfile
 sys.path.insert(0, {here!r})  # fbx_binary
 from pathlib import Path
 import falcor
@@ -130,6 +130,12 @@ from shared_files import shared_path
 TEAPOT = Path(shared_path("assets", "collada", "teapot_instancenodes.DAE")).read_text()
 BOX = Path(shared_path("assets", "collada", "box_nested_animation.dae")).read_text()
 INSTANCE = '<instance_node url="#Teapot01-node"/>'
+
+
+def fbx_binary_walk(records):
+    for r in records:
+        yield r
+        yield from fbx_binary_walk(r.children)
 
 
 def nested(depth):
@@ -158,6 +164,7 @@ CASES = {{
     "huge_count.dae": (BOX.replace('count="24"', 'count="4000000000"'), "more than the file"),
     "huge_accessor.dae": (BOX.replace('count="8" stride="3"', 'count="2000000000" stride="3"'), "more than the file"),
     "huge_stride.dae": (BOX.replace('count="8" stride="3"', 'count="8" stride="4294967295"'), "Assimp"),
+    "binary_array.fbx": (None, "more than any zlib data expands to"),
     "ascii_count.fbx": (Path(shared_path("assets", "fbx", "cubes_with_mirroring_and_pivot.fbx")).read_text()
                         .replace("Vertices: *24 {{", "Vertices: *4000000000 {{", 1), "more than the file"),
 }}
@@ -166,8 +173,13 @@ box = fbx_binary.read(Path(shared_path("assets", "fbx", "box.fbx")).read_bytes()
 (folder / "deep_binary.fbx").write_bytes(fbx_binary.write(box, nesting=100_000))
 (folder / "deep_ascii.fbx").write_text(CASES["ascii_count.fbx"][0].replace("*4000000000", "*24")
                                        .replace("Connections:  {{", "X: {{" * 100_000 + "}}" * 100_000 + "\nConnections:  {{"))
+binary = bytearray(Path(shared_path("assets", "fbx", "box.fbx")).read_bytes())
+vertices = next(r for r in fbx_binary_walk(fbx_binary.read(bytes(binary))) if r.name == "Vertices")
+struct.pack_into("<II", binary, vertices.prop_offsets[0] + 1, 2**31 + 1, 1)  # 2^31 + 1 doubles, "zlib"
+(folder / "binary_array.fbx").write_bytes(bytes(binary))
 for name, (text, _) in CASES.items():
-    (folder / name).write_text(text)
+    if text is not None:
+        (folder / name).write_text(text)
 for name, expected in [*((n, e) for n, (_, e) in CASES.items()), ("deep_binary.fbx", "ok"), ("deep_ascii.fbx", "ok")]:
     try:
         falcor.load_scene(folder / name)

@@ -20,8 +20,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -131,6 +134,106 @@ private:
     std::vector<std::string> mOpened;
     mutable std::vector<std::string> mRefused; // Exists() is const
 };
+
+// --- binary FBX check -------------------------------------------------------------------------------
+
+// Assimp sizes an FBX array by its declared element count before decompressing it (and reserves
+// that many vectors), whatever the compressed data holds: a 200-byte file declaring 2^31 doubles
+// makes it allocate gigabytes. zlib can't expand more than 1032:1, so an array declaring more than
+// that of its compressed size is refused before Assimp reads the file. Returns the problem or "".
+std::string checkBinaryFbxArrays(const char* data, size_t size)
+{
+    static const char kMagic[] = "Kaydara FBX Binary  ";
+    if (size < 27 || std::memcmp(data, kMagic, sizeof kMagic - 1) != 0)
+        return {};
+    uint32_t version;
+    std::memcpy(&version, data + 23, 4);
+    const bool wide = version >= 7500;
+    const size_t head = wide ? 25 : 13;
+    auto word = [&](size_t at) -> uint64_t
+    {
+        uint64_t v = 0;
+        std::memcpy(&v, data + at, wide ? 8 : 4);
+        return v;
+    };
+    size_t pos = 27;
+    std::vector<uint64_t> ends{size}; // end of each open list of records
+    while (!ends.empty() && pos + head <= ends.back())
+    {
+        uint64_t end = word(pos), count = word(pos + (wide ? 8 : 4)), bytes = word(pos + (wide ? 16 : 8));
+        uint8_t nameLength = uint8_t(data[pos + head - 1]);
+        if (end == 0) // the null record closing a nested list
+        {
+            pos += head;
+            ends.pop_back();
+            continue;
+        }
+        size_t p = pos + head + nameLength;
+        if (end > ends.back() || end < pos + head || bytes > end - std::min<uint64_t>(end, p))
+            return {}; // malformed: Assimp's tokenizer refuses it
+        const size_t propsEnd = p + bytes;
+        for (uint64_t i = 0; i < count && p < propsEnd; i++)
+        {
+            char type = data[p];
+            size_t scalar = type == 'Y' ? 2 : type == 'C' ? 1 : (type == 'I' || type == 'F') ? 4 : (type == 'D' || type == 'L') ? 8 : 0;
+            size_t element = (type == 'f' || type == 'i') ? 4 : (type == 'd' || type == 'l') ? 8 : type == 'b' ? 1 : 0;
+            if (scalar)
+                p += 1 + scalar;
+            else if ((type == 'S' || type == 'R') && p + 5 <= propsEnd)
+            {
+                uint32_t length;
+                std::memcpy(&length, data + p + 1, 4);
+                p += 5 + size_t(length);
+            }
+            else if (element && p + 13 <= propsEnd)
+            {
+                uint32_t length, encoding, compressed;
+                std::memcpy(&length, data + p + 1, 4);
+                std::memcpy(&encoding, data + p + 5, 4);
+                std::memcpy(&compressed, data + p + 9, 4);
+                uint64_t declared = uint64_t(length) * element;
+                if (declared > 1032 * uint64_t(compressed) + 4096)
+                    return "an FBX array at byte " + std::to_string(p) + " declares " + std::to_string(length) +
+                           " elements in " + std::to_string(compressed) + " bytes, more than any zlib data expands to";
+                p += 13 + size_t(compressed);
+            }
+            else
+                return {}; // an unknown property type: Assimp's tokenizer refuses it
+        }
+        if (end > propsEnd) // nested records follow the properties
+        {
+            ends.push_back(end);
+            pos = propsEnd;
+        }
+        else
+        {
+            pos = end;
+        }
+        while (ends.size() > 1 && pos >= ends.back()) // a nested list without its null record
+            ends.pop_back();
+    }
+    return {};
+}
+
+std::string checkBinaryFbxFile(const std::string& path)
+{
+    int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0)
+        return {};
+    struct stat info{};
+    std::string problem;
+    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0)
+    {
+        void* map = mmap(nullptr, size_t(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED)
+        {
+            problem = checkBinaryFbxArrays(static_cast<const char*>(map), size_t(info.st_size));
+            munmap(map, size_t(info.st_size));
+        }
+    }
+    ::close(fd);
+    return problem;
+}
 
 // --- conversions ----------------------------------------------------------------------------------
 
@@ -566,6 +669,16 @@ py::dict readScene(const std::string& path, const std::vector<std::string>& allo
     const aiScene* scene = nullptr;
     {
         py::gil_scoped_release release;
+        std::string problem = checkBinaryFbxFile(path);
+        if (!problem.empty())
+        {
+            py::gil_scoped_acquire acquire;
+            py::dict refused;
+            refused["files"] = std::vector<std::string>{};
+            refused["refused"] = std::vector<std::string>{};
+            refused["error"] = problem;
+            return refused;
+        }
         unsigned steps = postProcessSteps(mergeMeshes) & ~dropSteps;
         scene = onLargeStack([&] { return importer.ReadFile(path, steps); });
     }

@@ -8,6 +8,8 @@ make it allocate far more memory than the file could justify (found by tests/sce
   attributes larger than the file (Assimp sizes arrays by them before reading the values).
 - ASCII FBX: `*N` array counts larger than the file (Assimp reserves N values).
 
+Binary FBX arrays are checked by the reader itself (AssimpReader.cpp, checkBinaryFbxArrays).
+
 Each check is one regular-expression scan of the file (memory-mapped), so a large file costs a
 fraction of Assimp's own read. Each returns a message for the ImporterError, or None.
 """
