@@ -660,10 +660,11 @@ py::dict readScene(const std::string& path, const std::vector<std::string>& allo
     auto* io = new ScopedIOSystem(roots); // owned by the importer
     importer.SetIOHandler(io);
     // Vertex colours, texture coordinate sets beyond the first, tangents: Falcor uses none of them,
-    // and dropping them lets JoinIdenticalVertices join more.
+    // and dropping them lets the vertex join join more. The flag of set n is bit 25 + n: sets 1..6
+    // have one (the macro shifts past 32 bits for set 7, undefined behaviour that Falcor's loop hits).
     int removed = aiComponent_COLORS | aiComponent_TANGENTS_AND_BITANGENTS;
-    for (unsigned set = 1; set < AI_MAX_NUMBER_OF_TEXTURECOORDS; set++)
-        removed |= aiComponent_TEXCOORDSn(set);
+    for (unsigned set = 1; set < AI_MAX_NUMBER_OF_TEXTURECOORDS && set + 25 < 32; set++)
+        removed |= int(aiComponent_TEXCOORDSn(set));
     importer.SetPropertyInteger(AI_CONFIG_PP_RVC_FLAGS, removed);
 
     const aiScene* scene = nullptr;
