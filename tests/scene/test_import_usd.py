@@ -8,10 +8,9 @@ import os
 import sys
 import textwrap
 
+import falcor
 import numpy as np
 import pytest
-
-import falcor
 from asset_checks import assert_renders_finite, load_both_ways
 from shared_files import shared_path
 
@@ -19,7 +18,7 @@ _CI = os.environ.get("CI", "").strip().lower() in ("true", "1")
 if importlib.util.find_spec("pxr") is None and not _CI:  # under CI the tests run and fail instead
     pytest.skip('pxr is not installed (pip install "falcor-cpu[usd]")', allow_module_level=True)
 
-from falcor.scene.importers.usd import load_usd  # noqa: E402
+from falcor.scene.importers.usd import load_usd
 
 
 def usd_asset(*parts):
@@ -208,7 +207,7 @@ def test_nested_instances_resolve_material_bindings_as_the_file_says(tmp_path):
     assert colours == expected
     # Two prototypes, each mesh shared by the instances that resolve to the same material.
     assert len(ir.meshes) == 6
-    sun = [light for light in scene.lights if isinstance(light, falcor.DistantLight)][0]
+    (sun,) = [light for light in scene.lights if isinstance(light, falcor.DistantLight)]
     np.testing.assert_allclose(sun.direction, [0, 0, -1], atol=1e-6)  # default direction, Y-up stage
     assert sun.angle == pytest.approx(0.5 * math.radians(0.53))  # UsdLux's default angle, halved as Falcor
     assert_renders_finite(scene)

@@ -51,6 +51,7 @@ from ._usd_materials import MaterialConverter
 
 INSTALL_HINT = 'pip install "falcor-cpu[usd]"'
 MAX_KEYFRAMES = 10_000  # per node; longer time-sampled transforms are resampled evenly
+MAX_TEXT_NESTING = 10_000  # braces deep, in a text root layer (see _check_text_nesting)
 _IMPLICIT = ("Sphere", "Cube", "Cylinder", "Cylinder_1", "Cone", "Capsule", "Capsule_1", "Plane")
 _SILENT = {"Material", "Shader", "NodeGraph", "GeomSubset"}  # handled through bindings; pruned quietly
 _CONTAINERS = {"", "Xform", "Scope", "SkelRoot"}
@@ -66,6 +67,7 @@ def load_usd(path) -> UsdImportedScene:
     """Read a USD stage; raises falcor.ImporterError naming the file if it can't be read."""
     path = ir.require_file(Path(path), "USD file")
     pxr = _pxr(path)
+    _check_text_nesting(path)
     stage = _open_stage(path, pxr)
     _record_layers(stage)
     try:
@@ -98,6 +100,26 @@ def _pxr(path):
         raise error(path, f"reading USD files needs Pixar's pxr package ({e}); install it with {INSTALL_HINT}") from e
     return SimpleNamespace(Tf=pxr.Tf, Gf=Gf, Sdf=Sdf, Usd=Usd, UsdGeom=UsdGeom, UsdLux=UsdLux, UsdShade=UsdShade,
                            UsdSkel=UsdSkel)
+
+
+def _check_text_nesting(path: Path) -> None:
+    """pxr's text parser recurses once per nesting level and overflows the C++ stack (a crash) somewhere
+    past 30,000 levels, after slowing down quadratically (every prim path holds all its ancestors): refuse
+    a text root layer nested deeper than MAX_TEXT_NESTING before pxr sees it. (Layers it references are
+    read by pxr itself and can't be checked first.)"""
+    with open(path, "rb") as f:
+        if f.read(5) != b"#usda":
+            return
+        f.seek(0)
+        depth = deepest = 0
+        while chunk := f.read(1 << 24):
+            data = np.frombuffer(chunk, np.uint8)
+            steps = (data == ord("{")).astype(np.int32) - (data == ord("}"))
+            levels = depth + np.cumsum(steps)
+            if levels.size:
+                deepest, depth = max(deepest, int(levels.max())), int(levels[-1])
+            if deepest > MAX_TEXT_NESTING:
+                raise error(path, f"the file nests more than {MAX_TEXT_NESTING} levels deep (pxr's parser can't)")
 
 
 def _open_stage(path: Path, pxr):
@@ -241,9 +263,9 @@ class _StageReader:
         if prim.IsA(self.pxr.UsdGeom.Mesh):
             for subset in binding.GetMaterialBindSubsets():
                 faces = np.asarray(subset.GetIndicesAttr().Get(self.time) or [], np.int64)
-                material = UsdShade.MaterialBindingAPI(subset.GetPrim()).ComputeBoundMaterial()[0]
+                material = UsdShade.MaterialBindingAPI(subset.GetPrim()).ComputeBoundMaterial(UsdShade.Tokens.full)[0]
                 parts.append((self.materials.index(material or None, prim), faces))
-        material = binding.ComputeBoundMaterial()[0]
+        material = binding.ComputeBoundMaterial(UsdShade.Tokens.full)[0]
         parts.append((self.materials.index(material or None, prim), None))
         return parts
 
