@@ -15,7 +15,6 @@ import numpy as np
 from ... import falcor_ext as _ext
 from ...falcor_ext import Logger
 from ...math_types import float3
-from ..asset_log import record_asset
 from ..camera import Camera
 from ..envmap import EnvMap, rotation_xyz
 from ..light import DirectionalLight, PointLight
@@ -324,7 +323,7 @@ class Builder:
         if path is None:
             raise self.fail(obj.where, f"can't find the environment map '{filename}'")
         try:
-            env_map = EnvMap.from_texels(mitsuba_latlong_rows(read_linear_image(path)), str(path))
+            env_map = EnvMap.from_texels(mitsuba_latlong_rows(shapes.read_texels(path, srgb=True)), str(path))
         except (_ext.RuntimeError, ValueError, OSError) as e:
             raise self.fail(obj.where, f"can't load the environment map '{filename}' ({e})") from e
         env_map.intensity = self.number(obj, "scale", 1.0)
@@ -335,18 +334,6 @@ class Builder:
 
     def shape(self, obj: Obj, parent: np.ndarray) -> None:
         shapes.add_shape(self, obj, parent)
-
-
-def read_linear_image(path: Path) -> np.ndarray:
-    """(H, W, 3) linear radiance of an image file as Mitsuba's envmap reads it: float images as they
-    are, 8- and 16-bit images decoded from sRGB."""
-    record_asset(path)
-    image = _ext.read_image(path)
-    pixels = np.asarray(image)[..., :3]
-    if np.issubdtype(pixels.dtype, np.integer):
-        c = pixels.astype(np.float64) / np.iinfo(pixels.dtype).max
-        pixels = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return np.asarray(pixels, np.float32)
 
 
 def mitsuba_latlong_rows(texels: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 from ... import falcor_ext as _ext
 from ...math_types import float4
 from .. import textures
+from ..asset_log import record_asset
 from ..material import (
     MaterialTextureSlot,
     PBRTCoatedDiffuseMaterial,
@@ -337,8 +338,13 @@ def _bsdf(b, bsdf: Obj, double_sided: bool):
         known = {"int_ior", "ext_ior"}
     elif kind in ("plastic", "roughplastic"):
         m = PBRTCoatedDiffuseMaterial(name)  # a dielectric coat over a Lambertian base
-        _color_or_texture(b, m, bsdf, "diffuse_reflectance", 0.5)
-        m.indexOfRefraction = _ior(b, bsdf, "polypropylene")
+        m.indexOfRefraction = eta = _ior(b, bsdf, "polypropylene")
+        nonlinear = bool(b.value(bsdf, "nonlinear", "boolean", False))
+        _color_or_texture(b, m, bsdf, "diffuse_reflectance", 0.5, None if nonlinear else linear_plastic_base(eta))
+        if kind == "plastic":
+            b.warn(bsdf.where, "a smooth plastic's diffuse layer gets no light from point, spot and directional lights: "
+                               "the coated-diffuse walk (as Falcor 8's LayeredBSDF) has no next-event estimate through a "
+                               "specular coat; a roughplastic with a small alpha does")
         m.roughness = _alpha(b, bsdf, kind == "roughplastic")
         known = {"diffuse_reflectance", "int_ior", "ext_ior", "alpha", "distribution", "sample_visible", "nonlinear"}
     else:
@@ -415,26 +421,50 @@ def _alpha(b, bsdf: Obj, rough: bool) -> tuple:
 # --- textures -------------------------------------------------------------------------------------
 
 
-def _color_or_texture(b, material, bsdf: Obj, name: str, default: float) -> None:
+def fresnel_diffuse_reflectance(eta: float) -> float:
+    """Mitsuba's fit of the hemispherical average of dielectric Fresnel reflectance (fresnel.h)."""
+    x = 1.0 / eta
+    if eta < 1.0:  # Egan and Hilgeman
+        return 0.0636 * x + eta * (eta * -1.4399 + 0.7099) + 0.6681
+    return 0.919317 + x * (-3.4793 + x * (6.75335 + x * (-7.80989 + x * (4.98554 + x * -1.36881))))  # d'Eon and Irving
+
+
+def linear_plastic_base(eta: float):
+    """The base colour that makes our coated diffuse (a layer whose internal reflections are
+    followed: albedo ~ rho / (1 - rho F)) reflect what Mitsuba's plastic does by default
+    (nonlinear=false: rho / (1 - F), F its internal diffuse Fresnel reflectance): rho' = k / (1 + k F)
+    with k = rho / (1 - F). Mitsuba's nonlinear=true model needs no change."""
+    f = fresnel_diffuse_reflectance(1.0 / eta)
+
+    def remap(rho: np.ndarray) -> np.ndarray:
+        k = np.clip(rho, 0.0, 1.0) / (1.0 - f)
+        return k / (1.0 + k * f)
+
+    return remap
+
+
+def _color_or_texture(b, material, bsdf: Obj, name: str, default: float, remap=None) -> None:
+    """A reflectance as the base colour or a BaseColor texture; `remap` maps linear reflectances."""
+    remap = remap or (lambda rho: rho)
     textures_named = [t for n, t in bsdf.nested() if n == name and t.tag in ("texture", "spectrum")]
     if not textures_named:
-        material.baseColor = float4(*b.color(bsdf, name, default), 1.0)
+        material.baseColor = float4(*remap(b.color(bsdf, name, default)), 1.0)
         return
     texture = textures_named[0]
     material.baseColor = float4(1.0, 1.0, 1.0, 1.0)
     if texture.type == "bitmap":
-        _bitmap(b, material, texture)
+        _bitmap(b, material, texture, remap)
     elif texture.type == "checkerboard":
-        _checkerboard(b, material, texture)
+        _checkerboard(b, material, texture, remap)
     elif texture.tag == "spectrum" or texture.type in ("srgb", "uniform"):
         value = b.color(texture, "color" if "color" in texture.props else "value", default)
-        material.baseColor = float4(*value, 1.0)
+        material.baseColor = float4(*remap(value), 1.0)
     else:
         b.warn(texture.where, f"<texture type=\"{texture.type}\"> is skipped; {name} is {default}")
-        material.baseColor = float4(default, default, default, 1.0)
+        material.baseColor = float4(*remap(np.full(3, default)), 1.0)
 
 
-def _bitmap(b, material, texture: Obj) -> None:
+def _bitmap(b, material, texture: Obj, remap) -> None:
     filename = b.value(texture, "filename", "string")
     if filename is None:
         raise b.fail(texture.where, "a bitmap texture needs a filename")
@@ -442,7 +472,16 @@ def _bitmap(b, material, texture: Obj) -> None:
     if path is None:
         raise b.fail(texture.where, f"can't find the texture '{filename}'")
     raw = bool(b.value(texture, "raw", "boolean", False))
-    loaded = textures.load_texture(path, srgb=not raw)
+    if remap(np.array([0.5])) == 0.5:
+        loaded = textures.load_texture(path, srgb=not raw)
+    else:  # the remapped reflectance of every texel, linear
+        try:
+            pixels = read_texels(path, srgb=not raw)
+        except (_ext.RuntimeError, ValueError, OSError) as e:
+            raise b.fail(texture.where, f"can't load the texture '{filename}' ({e})") from e
+        rgba = np.ones(pixels.shape[:2] + (4,), np.float32)
+        rgba[..., :3] = remap(pixels)
+        loaded = textures.texture_from_pixels(rgba, _rgba32f(), srgb=False)
     if loaded is None:
         raise b.fail(texture.where, f"can't load the texture '{filename}'")
     material.setTexture(MaterialTextureSlot.BaseColor, loaded)
@@ -453,10 +492,20 @@ def _bitmap(b, material, texture: Obj) -> None:
             b.warn(texture.props[name].where, f"the bitmap's '{name}' is skipped (Falcor samples trilinearly and wraps)")
 
 
-def _checkerboard(b, material, texture: Obj) -> None:
+def read_texels(path: Path, srgb: bool) -> np.ndarray:
+    """(H, W, 3) linear values of an image file: 8/16-bit images decoded from sRGB unless `srgb` is False."""
+    record_asset(path)
+    pixels = np.asarray(_ext.read_image(path))[..., :3]
+    if np.issubdtype(pixels.dtype, np.integer):
+        c = pixels.astype(np.float64) / np.iinfo(pixels.dtype).max
+        pixels = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4) if srgb else c
+    return np.asarray(pixels, np.float32)
+
+
+def _checkerboard(b, material, texture: Obj, remap) -> None:
     """Baked into a texture over the unit uv square, sampled at texel centres (to_uv applied):
     Mitsuba's pattern is color0 where frac(u') > 1/2 equals frac(v') > 1/2, else color1."""
-    color0, color1 = b.color(texture, "color0", 0.4), b.color(texture, "color1", 0.2)
+    color0, color1 = remap(b.color(texture, "color0", 0.4)), remap(b.color(texture, "color1", 0.2))
     to_uv = b.transform(texture, "to_uv")
     linear = np.array([[to_uv[0, 0], to_uv[0, 1]], [to_uv[1, 0], to_uv[1, 1]]])
     checks = max(1.0, float(np.max(np.abs(linear))) if np.all(np.isfinite(linear)) else 1.0)
