@@ -375,6 +375,13 @@ def test_import_falcor_does_not_load_libassimp():
     assert result.stdout.split()[-2:] == ["False", "False"], result.stderr
 
 
+def test_names_that_are_not_utf8_are_read(tmp_path):
+    path = tmp_path / "latin1.fbx"
+    path.write_bytes(fbx_asset("cubes_with_mirroring_and_pivot.fbx").read_bytes().replace(b"Model::Cube2", b"Model::Cub\xe92"))
+    names = [n.name for n in assimp.load_assimp(path).nodes]
+    assert "Cub\ufffd2" in names  # the byte that is not UTF-8 replaced, the file read
+
+
 def test_own_importers_keep_gltf_obj_ply():
     from falcor.scene.importers import find_importer
 

@@ -237,6 +237,26 @@ std::string checkBinaryFbxFile(const std::string& path)
 
 // --- conversions ----------------------------------------------------------------------------------
 
+// Names in files are not always UTF-8 (old exporters write Latin-1): undecodable bytes become U+FFFD
+// instead of failing the whole read. File paths decode as os.fsdecode does.
+py::str text(const char* data, size_t size)
+{
+    return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(data, Py_ssize_t(size), "replace"));
+}
+
+py::str text(const aiString& s)
+{
+    return text(s.data, std::min<size_t>(s.length, sizeof s.data - 1));
+}
+
+py::list paths(const std::vector<std::string>& files)
+{
+    py::list out;
+    for (const std::string& f : files)
+        out.append(py::reinterpret_steal<py::object>(PyUnicode_DecodeFSDefaultAndSize(f.data(), Py_ssize_t(f.size()))));
+    return out;
+}
+
 py::array_t<double> matrixArray(const aiMatrix4x4& m)
 {
     py::array_t<double> out({4, 4});
@@ -275,7 +295,7 @@ py::list nodeList(const aiScene* scene)
         for (unsigned i = 0; i < node->mNumMeshes; i++)
             meshes.append(node->mMeshes[i]);
         py::dict d;
-        d["name"] = std::string(node->mName.C_Str());
+        d["name"] = text(node->mName);
         d["parent"] = parent < 0 ? py::object(py::none()) : py::object(py::int_(parent));
         d["matrix"] = matrixArray(node->mTransformation);
         d["meshes"] = meshes;
@@ -360,7 +380,7 @@ py::object optionalRows(const aiVector3D* data, const std::vector<uint32_t>& row
 py::dict meshDict(const aiMesh* mesh)
 {
     py::dict d;
-    d["name"] = std::string(mesh->mName.C_Str());
+    d["name"] = text(mesh->mName);
     d["material"] = mesh->mMaterialIndex;
     d["primitive_types"] = mesh->mPrimitiveTypes;
     d["face_count"] = mesh->mNumFaces;
@@ -368,7 +388,7 @@ py::dict meshDict(const aiMesh* mesh)
     py::list bones;
     for (unsigned i = 0; i < mesh->mNumBones; i++)
         if (mesh->mBones[i])
-            bones.append(std::string(mesh->mBones[i]->mName.C_Str()));
+            bones.append(text(mesh->mBones[i]->mName));
     d["bones"] = bones;
 
     bool triangles = mesh->mNumFaces > 0 && mesh->mFaces && mesh->mVertices;
@@ -445,7 +465,7 @@ py::object propertyValue(const aiMaterialProperty* p)
             return py::str("");
         std::memcpy(&length, data, sizeof length);
         length = uint32_t(std::min<size_t>(length, size - sizeof length));
-        return py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(data + sizeof length, length, "replace"));
+        return text(data + sizeof length, length);
     }
     default:
         return py::bytes(data, size);
@@ -460,7 +480,7 @@ py::list materialProperties(const aiMaterial* material)
         const aiMaterialProperty* p = material->mProperties[i];
         if (!p)
             continue;
-        properties.append(py::make_tuple(std::string(p->mKey.C_Str()), p->mSemantic, p->mIndex, propertyValue(p)));
+        properties.append(py::make_tuple(text(p->mKey), p->mSemantic, p->mIndex, propertyValue(p)));
     }
     return properties;
 }
@@ -468,8 +488,8 @@ py::list materialProperties(const aiMaterial* material)
 py::dict textureDict(const aiTexture* texture)
 {
     py::dict d;
-    d["filename"] = std::string(texture->mFilename.C_Str());
-    d["hint"] = std::string(texture->achFormatHint, strnlen(texture->achFormatHint, sizeof texture->achFormatHint));
+    d["filename"] = text(texture->mFilename);
+    d["hint"] = text(texture->achFormatHint, strnlen(texture->achFormatHint, sizeof texture->achFormatHint));
     d["width"] = texture->mWidth;
     d["height"] = texture->mHeight;
     if (texture->mHeight == 0) // an image file's bytes (PNG, JPEG, ...), mWidth of them
@@ -491,7 +511,7 @@ py::dict textureDict(const aiTexture* texture)
 py::dict cameraDict(const aiCamera* c)
 {
     py::dict d;
-    d["name"] = std::string(c->mName.C_Str());
+    d["name"] = text(c->mName);
     d["position"] = vec3(c->mPosition);
     d["up"] = vec3(c->mUp);
     d["look_at"] = vec3(c->mLookAt);
@@ -506,7 +526,7 @@ py::dict cameraDict(const aiCamera* c)
 py::dict lightDict(const aiLight* l)
 {
     py::dict d;
-    d["name"] = std::string(l->mName.C_Str());
+    d["name"] = text(l->mName);
     d["type"] = int(l->mType);
     d["position"] = vec3(l->mPosition);
     d["direction"] = vec3(l->mDirection);
@@ -545,7 +565,7 @@ std::pair<py::array_t<double>, py::array_t<double>> keyArrays(const Key* keys, u
 py::dict animationDict(const aiAnimation* a)
 {
     py::dict d;
-    d["name"] = std::string(a->mName.C_Str());
+    d["name"] = text(a->mName);
     d["duration"] = a->mDuration;
     d["ticks_per_second"] = a->mTicksPerSecond;
     d["mesh_channels"] = a->mNumMeshChannels + a->mNumMorphMeshChannels;
@@ -556,7 +576,7 @@ py::dict animationDict(const aiAnimation* a)
         if (!c)
             continue;
         py::dict channel;
-        channel["node"] = std::string(c->mNodeName.C_Str());
+        channel["node"] = text(c->mNodeName);
         auto [pt, pv] = keyArrays(c->mPositionKeys, c->mPositionKeys ? c->mNumPositionKeys : 0, 3);
         auto [rt, rv] = keyArrays(c->mRotationKeys, c->mRotationKeys ? c->mNumRotationKeys : 0, 4);
         auto [st, sv] = keyArrays(c->mScalingKeys, c->mScalingKeys ? c->mNumScalingKeys : 0, 3);
@@ -684,8 +704,8 @@ py::dict readScene(const std::string& path, const std::vector<std::string>& allo
         scene = onLargeStack([&] { return importer.ReadFile(path, steps); });
     }
     py::dict result;
-    result["files"] = io->opened();
-    result["refused"] = io->refused();
+    result["files"] = paths(io->opened());
+    result["refused"] = paths(io->refused());
     if (!scene)
     {
         result["error"] = std::string(importer.GetErrorString());

@@ -111,16 +111,19 @@ class _SceneMapper:
         self.nodes_by_name: dict[str, list[int]] = {}
 
     def map(self) -> ir.ImportedScene:
+        # (The reader gives None for a null pointer in the aiScene's arrays; Assimp leaves none in a valid scene.)
         materials = self.data["materials"]
-        self.scene.materials = [self._material(m, i) for i, m in enumerate(materials)]
+        self.scene.materials = [self._material(m or [], i) for i, m in enumerate(materials)]
         for index, mesh in enumerate(self.data["meshes"]):
-            self._add_mesh(index, mesh, len(materials))
+            if mesh is not None:
+                self._add_mesh(index, mesh, len(materials))
         self._add_nodes()
         for index, animation in enumerate(self.data["animations"]):
-            self._add_animation(index, animation)
-        for camera in self.data["cameras"]:
+            if animation is not None:
+                self._add_animation(index, animation)
+        for camera in filter(None, self.data["cameras"]):
             self._add_camera(camera)
-        for light in self.data["lights"]:
+        for light in filter(None, self.data["lights"]):
             self._add_light(light)
         return self.scene
 
@@ -248,7 +251,7 @@ class _SceneMapper:
                                             aspect_ratio=c["aspect"] or None))
 
     def _node_is_animated(self, name: str) -> bool:
-        return any(ch["node"] == name for a in self.data["animations"] for ch in a["channels"])
+        return any(ch["node"] == name for a in filter(None, self.data["animations"]) for ch in a["channels"])
 
     def _reset_fbx_helpers(self, name: str):
         """Falcor's fix-up of Assimp's animated FBX cameras: the helper ancestors hold the rest pose again."""
