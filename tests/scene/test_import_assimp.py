@@ -375,6 +375,36 @@ def test_import_falcor_does_not_load_libassimp():
     assert result.stdout.split()[-2:] == ["False", "False"], result.stderr
 
 
+def synthetic_scene(animations) -> dict:
+    """What the reader returns for: root -> Cam_$AssimpFbx$_Translation (moved by 5 in x) -> Cam, a camera."""
+    moved = np.eye(4)
+    moved[0, 3] = 5
+    nodes = [{"name": "root", "parent": None, "matrix": np.eye(4), "meshes": []},
+             {"name": "Cam_$AssimpFbx$_Translation", "parent": 0, "matrix": moved, "meshes": []},
+             {"name": "Cam", "parent": 1, "matrix": np.eye(4), "meshes": []}]
+    camera = {"name": "Cam", "position": (0, 0, 0), "up": (0, 1, 0), "look_at": (0, 0, -1), "horizontal_fov": 1.0,
+              "near": 0.1, "far": 100.0, "aspect": 0.0, "orthographic_width": 0.0}
+    return {"nodes": nodes, "meshes": [], "materials": [], "textures": [], "cameras": [camera], "lights": [],
+            "animations": animations}
+
+
+def test_animated_fbx_camera_fixup_and_key_times(tmp_path):
+    def keys(times, values):
+        return np.asarray(times, float), np.asarray(values, float)
+
+    channel = {"node": "Cam", "translation": keys([-5, 50], [[0, 0, 0], [0, 0, -10]]),
+               "rotation": keys([], np.zeros((0, 4))), "scale": keys([], np.zeros((0, 3)))}
+    animation = {"name": "take", "duration": 50.0, "ticks_per_second": 0.0, "mesh_channels": 0, "channels": [channel]}
+    scene = assimp._SceneMapper(tmp_path / "x.fbx", synthetic_scene([animation])).map()
+    np.testing.assert_array_equal(scene.nodes[1].matrix, np.eye(4))  # Falcor's fix-up: helper reset
+    (a,) = scene.animations
+    (c,) = a.channels
+    np.testing.assert_allclose(c.times, [0.0, 2.0])  # 25 ticks per second when the file says 0; -5 -> 0
+    assert scene.cameras[0].aspect_ratio is None  # 0: Falcor keeps its default
+    still = assimp._SceneMapper(tmp_path / "x.fbx", synthetic_scene([])).map()
+    assert still.nodes[1].matrix[0, 3] == 5  # not animated: the helper keeps its transform
+
+
 def test_names_that_are_not_utf8_are_read(tmp_path):
     path = tmp_path / "latin1.fbx"
     path.write_bytes(fbx_asset("cubes_with_mirroring_and_pivot.fbx").read_bytes().replace(b"Model::Cube2", b"Model::Cub\xe92"))
