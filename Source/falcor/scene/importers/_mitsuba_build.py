@@ -19,6 +19,7 @@ from ..camera import Camera
 from ..envmap import EnvMap, rotation_xyz
 from ..light import DirectionalLight, PointLight
 from . import _imported as ir
+from . import _mitsuba_materials as materials
 from . import _mitsuba_shapes as shapes
 from . import _mitsuba_tables as tables
 from ._mitsuba_xml import Obj, Reader, fail
@@ -323,7 +324,7 @@ class Builder:
         if path is None:
             raise self.fail(obj.where, f"can't find the environment map '{filename}'")
         try:
-            env_map = EnvMap.from_texels(mitsuba_latlong_rows(shapes.read_texels(path, srgb=True)), str(path))
+            env_map = EnvMap.from_texels(mitsuba_latlong_rows(materials.read_texels(path, srgb=True)), str(path))
         except (_ext.RuntimeError, ValueError, OSError) as e:
             raise self.fail(obj.where, f"can't load the environment map '{filename}' ({e})") from e
         env_map.intensity = self.number(obj, "scale", 1.0)

@@ -2,8 +2,9 @@
 
 The file is read with the standard library's expat parser (see _mitsuba_xml: no DTDs or entities,
 bounded size, nesting and include depth; every error names file:line) into plugin objects, which
-_mitsuba_build and _mitsuba_shapes map to Falcor's scene so that renders agree with Mitsuba's
-RGB variants (scalar_rgb):
+_mitsuba_build (sensors, emitters, settings), _mitsuba_shapes and _mitsuba_materials map to
+Falcor's scene so that renders agree with Mitsuba's RGB variants (scalar_rgb); docs/importers/mitsuba.md
+has the full table:
 
 - Parameters: `<default name value>` and `$name` substitution; the str -> str dict given to
   `importScene(path, dict)` (or `load_mitsuba(path, params)`) overrides the defaults, like
@@ -22,15 +23,17 @@ RGB variants (scalar_rgb):
 - Emitters: `area` on a shape -> emissive StandardMaterial (radiance), one-sided as in Mitsuba;
   `point` -> PointLight (intensity; position or to_world); `spot` -> PointLight with an opening
   angle (cutoff_angle, beam_width); `directional` -> DirectionalLight (irradiance, direction or
-  to_world's +Z); `constant` -> a 1-texel EnvMap of the radiance; `envmap` -> EnvMap(filename),
-  scale -> intensity, to_world -> rotation (our lat-long u is Mitsuba's + 1/2: a half-turn about
-  Y is composed in). One environment map: a second one is skipped with a warning.
+  to_world's +Z); `constant` -> a 1-texel EnvMap of the radiance; `envmap` -> EnvMap of the image
+  resampled from Mitsuba's pole-aligned rows to our texel-centred ones, scale -> intensity, to_world
+  -> rotation (our lat-long u is Mitsuba's + 1/2: a half-turn about Y is composed in). One
+  environment map: a second one is skipped with a warning.
 - BSDFs -> Falcor's PBRT materials: diffuse -> PBRTDiffuse (reflectance), conductor/roughconductor
   -> PBRTConductor (eta, k from `material` presets or values; alpha/alpha_u/alpha_v as GGX alpha,
   Beckmann approximated by GGX with a warning), dielectric/roughdielectric -> PBRTDielectric
   (int_ior/ext_ior, numbers or Mitsuba's names), thindielectric -> thin StandardMaterial with full
-  specular transmission (as Falcor), plastic/roughplastic -> PBRTCoatedDiffuse (diffuse_reflectance,
-  IoR), twosided -> the nested BSDF with doubleSided. One-sided materials are black from behind in
+  specular transmission (as Falcor), plastic/roughplastic -> PBRTCoatedDiffuse (IoR; the
+  diffuse_reflectance remapped so our layered coat reflects what Mitsuba's linear plastic model
+  does), twosided -> the nested BSDF with doubleSided. One-sided materials are black from behind in
   both renderers. A shape without a BSDF gets Mitsuba's default diffuse 0.5.
 - Textures on reflectance/diffuse_reflectance: `bitmap` (filename, raw) -> BaseColor texture;
   `checkerboard` (color0, color1, to_uv) -> a baked texture.
