@@ -16,7 +16,6 @@ import importlib.util
 import os
 
 import pytest
-
 from helpers import run_python
 
 _CI = os.environ.get("CI", "").strip().lower() in ("true", "1")

@@ -520,3 +520,18 @@ def test_write_usdc_mesh_round_trips(tmp_path):
     scene = falcor.load_scene(path)
     assert (scene.stats["meshCount"], scene.stats["uniqueTriangleCount"]) == (1, 128)
     np.testing.assert_allclose(np.asarray(scene.bounds.maxPoint), [1, 0, 1], atol=1e-6)
+
+
+@pytest.mark.parametrize("through_reference", [False, True])
+def test_deep_nesting_is_refused_before_pxr_parses_it(tmp_path, through_reference):
+    """pxr's text parser crashes (stack overflow) on some 60,000 nested prims; the importer refuses
+    text layers nested over 10,000 levels, the root's and those it brings in, before pxr reads them."""
+    depth = 60_000
+    deep = tmp_path / "deep.usda"
+    deep.write_text("#usda 1.0\n" + 'def Xform "n" {\n' * depth + "}\n" * depth)
+    path = usda(tmp_path, 'def Xform "Root" (references = @deep.usda@</n>) {\n}\n', "root.usda") if through_reference else deep
+    with pytest.raises(falcor.ImporterError) as raised:
+        load_usd(path)
+    assert str(path) in str(raised.value) and "10000 levels" in str(raised.value)
+    if through_reference:
+        assert "deep.usda" in str(raised.value)

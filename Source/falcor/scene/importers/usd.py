@@ -37,6 +37,7 @@ it to Falcor's scene as Falcor 8's USDImporter does (docs/importers/usd.md has t
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -51,7 +52,8 @@ from ._usd_materials import MaterialConverter
 
 INSTALL_HINT = 'pip install "falcor-cpu[usd]"'
 MAX_KEYFRAMES = 10_000  # per node; longer time-sampled transforms are resampled evenly
-MAX_TEXT_NESTING = 10_000  # braces deep, in a text root layer (see _check_text_nesting)
+MAX_TEXT_NESTING = 10_000  # braces deep, in a text layer (see _check_text_nesting)
+MAX_LAYERS = 100_000  # layers checked before the stage opens
 _IMPLICIT = ("Sphere", "Cube", "Cylinder", "Cylinder_1", "Cone", "Capsule", "Capsule_1", "Plane")
 _SILENT = {"Material", "Shader", "NodeGraph", "GeomSubset"}  # handled through bindings; pruned quietly
 _CONTAINERS = {"", "Xform", "Scope", "SkelRoot"}
@@ -67,8 +69,9 @@ def load_usd(path) -> UsdImportedScene:
     """Read a USD stage; raises falcor.ImporterError naming the file if it can't be read."""
     path = ir.require_file(Path(path), "USD file")
     pxr = _pxr(path)
-    _check_text_nesting(path)
+    layers = _prechecked_layers(path, pxr)  # kept open: the stage reuses them instead of parsing again
     stage = _open_stage(path, pxr)
+    del layers
     _record_layers(stage)
     try:
         return _StageReader(path, stage, pxr).read()
@@ -102,11 +105,35 @@ def _pxr(path):
                            UsdSkel=UsdSkel)
 
 
-def _check_text_nesting(path: Path) -> None:
-    """pxr's text parser recurses once per nesting level and overflows the C++ stack (a crash) somewhere
-    past 30,000 levels, after slowing down quadratically (every prim path holds all its ancestors): refuse
-    a text root layer nested deeper than MAX_TEXT_NESTING before pxr sees it. (Layers it references are
-    read by pxr itself and can't be checked first.)"""
+def _prechecked_layers(path: Path, pxr) -> list:
+    """Opens the root layer and every layer it brings in (sublayers, references, payloads, in all
+    variants), checking each text file's nesting before pxr parses it (see _check_text_nesting)."""
+    opened, pending, seen = [], [str(path)], set()
+    while pending:
+        file = pending.pop()
+        if file in seen or len(seen) >= MAX_LAYERS:
+            continue
+        seen.add(file)
+        if os.path.isfile(file):
+            _check_text_nesting(path, Path(file))
+        try:
+            layer = pxr.Sdf.Layer.FindOrOpen(file)
+        except Exception as e:  # pxr's errors: the root's is reported, a missing dependency is pxr's warning
+            if file == str(path):
+                raise error(path, f"pxr can't open the stage: {str(e).strip()}") from e
+            continue
+        if layer is None:
+            continue
+        opened.append(layer)
+        pending.extend(layer.ComputeAbsolutePath(asset) for asset in layer.GetCompositionAssetDependencies() if asset)
+    return opened
+
+
+def _check_text_nesting(root: Path, path: Path) -> None:
+    """pxr's text parser recurses once per nesting level and overflows the C++ stack (a segfault) between
+    40,000 and 60,000 levels (8 MB stack), and slows down quadratically before (every prim path holds all
+    its ancestors): refuse a text layer nested deeper than MAX_TEXT_NESTING before pxr sees it. Binary
+    layers can't be checked without parsing them."""
     with open(path, "rb") as f:
         if f.read(5) != b"#usda":
             return
@@ -119,7 +146,8 @@ def _check_text_nesting(path: Path) -> None:
             if levels.size:
                 deepest, depth = max(deepest, int(levels.max())), int(levels[-1])
             if deepest > MAX_TEXT_NESTING:
-                raise error(path, f"the file nests more than {MAX_TEXT_NESTING} levels deep (pxr's parser can't)")
+                where = "" if path == root else f" (in the layer '{path}' it brings in)"
+                raise error(root, f"the file nests more than {MAX_TEXT_NESTING} levels deep{where}; pxr's parser can't")
 
 
 def _open_stage(path: Path, pxr):
