@@ -399,6 +399,23 @@ def test_bitmap_and_checkerboard_textures(tmp_path):
     assert texels[int(0.3 * size), int(0.3 * size)] == pytest.approx(0.9)
 
 
+def test_bitmap_on_a_rectangle_is_oriented_as_in_mitsuba(tmp_path):
+    """Mitsuba 3.9.1 renders this (16x16, 64 spp) with the image's top-left quadrant (red) at the
+    rectangle's bottom left: uv = ((x + 1) / 2, (y + 1) / 2), v = 0 the image's top row."""
+    image = np.zeros((8, 8, 3), np.float32)
+    image[:4, :4], image[:4, 4:], image[4:, :4], image[4:, 4:] = [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]
+    falcor.image_io.write_exr(tmp_path / "quad.exr", image)
+    path = write(tmp_path, """<sensor type="perspective"><float name="fov" value="40"/>
+  <transform name="to_world"><lookat origin="0, 0, 4" target="0, 0, 0" up="0, 1, 0"/></transform></sensor>
+<emitter type="constant"><rgb name="radiance" value="1"/></emitter>
+<shape type="rectangle"><bsdf type="diffuse"><texture type="bitmap" name="reflectance"><string name="filename" value="quad.exr"/>
+</texture></bsdf></shape>""")
+    out = falcor.render(falcor.load_scene(path), spp=16, width=16, height=16, max_bounces=0)
+    dominant = {corner: int(np.argmax(out[r, c])) if out[r, c].max() - out[r, c].min() > 0.5 else "white"
+                for corner, (r, c) in {"top left": (4, 4), "top right": (4, 11), "bottom left": (11, 4), "bottom right": (11, 11)}.items()}
+    assert dominant == {"top left": 2, "top right": "white", "bottom left": 0, "bottom right": 1}  # blue, white, red, green
+
+
 # ---------------------------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------------------------
@@ -427,9 +444,10 @@ def test_analytic_shapes_as_mitsuba_defines_them(tmp_path):
 
 
 def test_mesh_files_normals_and_instances(tmp_path):
-    (tmp_path / "tent.obj").write_text("v 0 0 0\nv 1 0 0\nv 0.5 1 0\nv 0.5 0.5 -1\nf 1 2 3\nf 2 4 3\n")
+    (tmp_path / "tent.obj").write_text("v 0 0 0\nv 1 0 0\nv 0.5 1 0\nv 0.5 0.5 -1\nvt 0 0.25\nf 1/1 2/1 3/1\nf 2/1 4/1 3/1\n")
     (tmp_path / "tri.ply").write_text("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
-                                      "element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n")
+                                      "property float u\nproperty float v\nelement face 1\nproperty list uchar int vertex_indices\n"
+                                      "end_header\n0 0 0 0 0.25\n1 0 0 1 0.25\n0 1 0 0 1\n3 0 1 2\n")
     path = write(tmp_path, """<shape type="obj"><string name="filename" value="tent.obj"/></shape>
 <shape type="obj"><string name="filename" value="tent.obj"/><boolean name="face_normals" value="true"/></shape>
 <shape type="ply"><string name="filename" value="tri.ply"/></shape>
@@ -437,11 +455,13 @@ def test_mesh_files_normals_and_instances(tmp_path):
 <shape type="instance"><ref id="group"/><transform name="to_world"><translate z="10"/></transform></shape>
 <shape type="instance"><ref id="group"/><transform name="to_world"><translate z="20"/></transform></shape>""")
     smooth, flat, ply, first, second = load_mitsuba(path).meshes
+    assert np.allclose(smooth.texcoords[:, 1], 0.75)  # OBJ's v flipped (flip_tex_coords true by default), as Mitsuba does
     shared = [i for i, p in enumerate(smooth.positions) if np.allclose(p, [1, 0, 0])]
     # the file has no normals: Mitsuba's vertex normals blend the two faces at the shared edge
     assert all(abs(smooth.normals[i][2]) > 0.1 and abs(smooth.normals[i][0]) > 0.1 for i in shared)
     assert len(flat.positions) == 6 and {tuple(np.round(n, 5)) for n in flat.normals} == {(0, 0, 1), tuple(np.round(flat.normals[3], 5))}
     assert ply.name == "tri" and np.allclose(ply.normals, [0, 0, 1])
+    assert np.allclose(ply.texcoords[:, 1], [0.25, 0.25, 1])  # Mitsuba reads PLY uv as stored (flip_tex_coords false)
     assert np.allclose(first.positions[:, 2], 10) and np.allclose(second.positions[:, 2], 20)
 
 

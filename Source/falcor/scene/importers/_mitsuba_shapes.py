@@ -126,6 +126,9 @@ def _mesh_file(b, obj: Obj):
     if any(m.texcoords is not None for m in loaded.meshes):
         texcoords = np.concatenate([m.texcoords if m.texcoords is not None else np.zeros((len(m.positions), 2), np.float32)
                                     for m in loaded.meshes])
+        # Our readers flip v (v -> 1 - v); Mitsuba flips when flip_tex_coords is true: by default for OBJ, not for PLY.
+        if not b.value(obj, "flip_tex_coords", "boolean", obj.type == "obj"):
+            texcoords[:, 1] = 1.0 - texcoords[:, 1]
     has_normals = _file_has_normals(path, obj.type)
     if b.value(obj, "face_normals", "boolean", False):
         positions, normals, texcoords, indices = ir.flat_shaded(positions, indices, texcoords)
