@@ -6,6 +6,7 @@ flipped, hostile values put in its fields (huge counts, absurd indices, NaN and 
 tokens), nested deeply, or made to include itself. pxr reads the files in C++, so every case runs in a
 child process under a memory limit: loading must succeed or raise falcor.ImporterError naming the file;
 never crash, hang or allocate without bound. `FALCOR_FUZZ_EXAMPLES` sets the number of cases per format.
+Under AddressSanitizer (.ci/sanitize) damaged binary files are left out (see `damaged`).
 The case being loaded is written to `current.*` beside the child's files first, so a crash leaves its
 reproducer behind (the failure message shows it).
 """
@@ -152,6 +153,12 @@ def to_usdc(text, name):
 @st.composite
 def damaged(draw, name):
     modes = ["truncate", "flip", "values", "nest", "self"]
+    if KIND == "usdc" and "libasan" in os.environ.get("LD_PRELOAD", ""):
+        # Damaged crate files make pxr allocate absurd sizes; pxr catches the std::bad_alloc and
+        # reports a corrupt file (an ImporterError), but ASan's operator new aborts instead of
+        # throwing (allocator_may_return_null covers malloc, not new), so the sanitizer run keeps to
+        # well-formed binary files with hostile contents.
+        modes = ["values", "nest", "self"]
     mode = draw(st.sampled_from(modes))
     if mode in ("truncate", "flip"):
         data = bytearray(VALID_BYTES)

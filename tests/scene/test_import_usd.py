@@ -535,3 +535,44 @@ def test_deep_nesting_is_refused_before_pxr_parses_it(tmp_path, through_referenc
     assert str(path) in str(raised.value) and "10000 levels" in str(raised.value)
     if through_reference:
         assert "deep.usda" in str(raised.value)
+
+
+def test_usdz_package_textures_are_read_from_the_archive(tmp_path):
+    from PIL import Image
+    from pxr import UsdUtils
+
+    from falcor.scene.asset_log import recording_assets
+    from helpers import read_texture
+
+    texels = np.uint8([[[255, 0, 0], [0, 255, 0]], [[0, 0, 255], [255, 255, 255]]])
+    Image.fromarray(texels).save(tmp_path / "checker.png")
+    source = usda(tmp_path, """\
+        (
+            upAxis = "Y"
+            metersPerUnit = 1
+        )
+        def Cube "Box" (prepend apiSchemas = ["MaterialBindingAPI"]) {
+            rel material:binding = </M>
+        }
+        def Material "M" {
+            token outputs:surface.connect = </M/S.outputs:surface>
+            def Shader "S" {
+                uniform token info:id = "UsdPreviewSurface"
+                color3f inputs:diffuseColor.connect = </M/T.outputs:rgb>
+                token outputs:surface
+            }
+            def Shader "T" {
+                uniform token info:id = "UsdUVTexture"
+                asset inputs:file = @checker.png@
+                float3 outputs:rgb
+            }
+        }
+        """, "box.usda")
+    package = tmp_path / "box.usdz"
+    assert UsdUtils.CreateNewUsdzPackage(str(source), str(package))
+    (tmp_path / "checker.png").unlink()  # only the copy inside the package is left
+    with recording_assets() as files:
+        scene = falcor.load_scene(package)
+    (material,) = scene.materials
+    np.testing.assert_array_equal(read_texture(material.getTexture(falcor.MaterialTextureSlot.BaseColor))[:, :, :3], texels)
+    assert str(package) in files
