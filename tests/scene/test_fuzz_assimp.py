@@ -163,6 +163,12 @@ CASES = {{
     "small_bomb.dae": (bomb(6), None),
     "huge_count.dae": (BOX.replace('count="24"', 'count="4000000000"'), "more than the file"),
     "huge_accessor.dae": (BOX.replace('count="8" stride="3"', 'count="2000000000" stride="3"'), "more than the file"),
+    "index_not_a_number.dae": (re.sub(r"<p>(\d+)", "<p>1e-45", BOX, count=1), "not part of an index"),
+    "index_nan.dae": (re.sub(r"<p>(\d+)", "<p>nan", BOX, count=1), "not part of an index"),
+    "negative_count.dae": (BOX.replace('count="12">', 'count="-1">', 1), "a count of 4294967295"),
+    "hex_count.dae": (BOX.replace('count="24"', 'count="0x7fffffff"'), "a count of 2147483647"),
+    "huge_offset.dae": (BOX.replace('offset="2" set="1"', 'offset="4000000" set="1"'), "indices, more than the file"),
+    "huge_vcount.dae": (re.sub(r"<vcount>(\d+)", "<vcount>4000000000", BOX, count=1), "more than the file"),
     "huge_stride.dae": (BOX.replace('count="8" stride="3"', 'count="8" stride="4294967295"'), "Assimp"),
     "binary_array.fbx": (None, "more than any zlib data expands to"),
     "ascii_count.fbx": (Path(shared_path("assets", "fbx", "cubes_with_mirroring_and_pivot.fbx")).read_text()

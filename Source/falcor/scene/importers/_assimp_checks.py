@@ -4,8 +4,13 @@ make it allocate far more memory than the file could justify (found by tests/sce
 - Collada: `<instance_node>` cycles (a node instancing itself or an ancestor: Assimp recurses until
   the stack overflows), node hierarchies nested deeper than MAX_NODE_DEPTH (its recursion
   overflows the reader's 256 MiB stack near 100,000 levels), instance graphs that expand to more than
-  MAX_EXPANDED_NODES nodes (instances of instances double with every level), and `count`
-  attributes larger than the file (Assimp sizes arrays by them before reading the values).
+  MAX_EXPANDED_NODES nodes (instances of instances double with every level), `count`
+  attributes larger than the file (Assimp sizes arrays by them before reading the values; it reads
+  them as pugixml's as_uint does, so "-1" is 4294967295 and "0x10" is 16), primitives whose index
+  count (count x vertices per primitive x inputs per vertex, or the sum of `<vcount>`) exceeds the
+  file (it reserves that many indices), and `<p>`/`<h>` index lists holding anything but digits,
+  signs and spaces (Assimp's index loop does not advance past such a character and pushes indices
+  until memory runs out).
 - ASCII FBX: `*N` array counts larger than the file (Assimp reserves N values).
 
 Binary FBX arrays are checked by the reader itself (AssimpReader.cpp, checkBinaryFbxArrays).
@@ -23,8 +28,18 @@ from pathlib import Path
 MAX_NODE_DEPTH = 10_000
 MAX_EXPANDED_NODES = 1 << 22
 
-_COUNT = re.compile(rb"""\bcount\s*=\s*["']\s*\+?(\d+)""")
+_UINT = rb"([+-]?(?:0[xX][0-9a-fA-F]+|\d+))"
+_COUNT = re.compile(rb"""\bcount\s*=\s*["']\s*""" + _UINT)
 _FBX_ASCII_COUNT = re.compile(rb"\*(\d+)\s*\{")
+_TAG_ATTRIBUTES = rb"""((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*"""
+_PRIMITIVE = re.compile(rb"<(triangles|polylist|polygons|lines|linestrips|trifans|tristrips)\b" + _TAG_ATTRIBUTES
+                        + rb"(/?)>", re.S)
+_PRIMITIVE_END = re.compile(rb"</(triangles|polylist|polygons|lines|linestrips|trifans|tristrips)\s*>")
+_INPUT = re.compile(rb"<input\b" + _TAG_ATTRIBUTES + rb"/?>")
+_VCOUNT = re.compile(rb"<vcount\s*>([^<]*)<")
+_INDEX_LIST = re.compile(rb"<(p|h)\s*>([^<]*)<")
+_NOT_AN_INDEX = re.compile(rb"[^\s\d+-]")
+_VERTICES_PER_PRIMITIVE = {b"triangles": 3, b"lines": 2}
 _ATTRIBUTE = re.compile(rb"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 # <node ...>, </node>, <node .../>, <instance_node .../>; attribute values may hold '>'.
 _NODE_TAG = re.compile(rb"""<(/?)(node|instance_node)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(/?)>""")
@@ -46,17 +61,68 @@ def check(path: Path) -> str | None:
     return None
 
 
+def _line(data, offset: int) -> int:
+    return data[:offset].count(b"\n") + 1
+
+
+def _uint(text: bytes) -> int:
+    """An unsigned attribute as pugixml's as_uint reads it (decimal or 0x hex; a minus sign wraps)."""
+    negative = text.startswith(b"-")
+    digits = text.lstrip(b"+-")
+    value = int(digits, 16) if digits[:2].lower() == b"0x" else int(digits)
+    return (-value) % (1 << 32) if negative else min(value, 1 << 64)
+
+
+def _uint_or_zero(text: str) -> int:
+    match = re.match(_UINT, text.strip().encode())
+    return _uint(match.group(1)) if match else 0
+
+
 def _check_counts(data, pattern: re.Pattern, what: str) -> str | None:
     size = len(data)
     for match in pattern.finditer(data):
-        if int(match.group(1)) > size:
-            line = data[:match.start()].count(b"\n") + 1
-            return f"line {line}: {what} of {int(match.group(1))} is more than the file's {size} bytes could hold"
+        value = _uint(match.group(1))
+        if value > size:
+            return f"line {_line(data, match.start())}: {what} of {value} is more than the file's {size} bytes could hold"
     return None
 
 
 def _check_collada(data) -> str | None:
-    return _check_counts(data, _COUNT, "a count") or _check_node_graph(data)
+    return (_check_counts(data, _COUNT, "a count") or _check_index_lists(data) or _check_primitives(data)
+            or _check_node_graph(data))
+
+
+def _check_index_lists(data) -> str | None:
+    for match in _INDEX_LIST.finditer(data):
+        wrong = _NOT_AN_INDEX.search(match.group(2))
+        if wrong:
+            return (f"line {_line(data, match.start(2) + wrong.start())}: <{match.group(1).decode()}> holds "
+                    f"{wrong.group().decode('latin-1')!r}, which is not part of an index")
+    return None
+
+
+def _check_primitives(data) -> str | None:
+    """The indices each primitive element makes Assimp reserve, against the file's size."""
+    size = len(data)
+    for match in _PRIMITIVE.finditer(data):
+        kind, attributes, empty = match.group(1), _attributes(match.group(2)), match.group(3)
+        end = _PRIMITIVE_END.search(data, match.end()) if not empty else None
+        body = data[match.end():end.start() if end else match.end()]
+        count = _uint_or_zero(attributes.get("count", ""))
+        per_vertex = max((_uint_or_zero(_attributes(m.group(1)).get("offset", "")) for m in _INPUT.finditer(body)),
+                         default=0) + 1
+        if kind == b"polylist":
+            indices = sum(int(v) for m in _VCOUNT.finditer(body) for v in m.group(1).split() if v.isdigit())
+        else:
+            indices = count * _VERTICES_PER_PRIMITIVE.get(kind, 0)
+        if indices * per_vertex > size:
+            return (f"line {_line(data, match.start())}: <{kind.decode()}> expects {indices * per_vertex} indices, "
+                    f"more than the file's {size} bytes could hold")
+    for match in _VCOUNT.finditer(data):  # <vertex_weights>: the weights Assimp allocates
+        total = sum(int(v) for v in match.group(1).split() if v.isdigit())
+        if total > size:
+            return f"line {_line(data, match.start())}: <vcount> adds up to {total}, more than the file's {size} bytes could hold"
+    return None
 
 
 def _attributes(text: bytes) -> dict[str, str]:
@@ -95,8 +161,7 @@ def _check_node_graph(data) -> str | None:
         if not empty:
             stack.append(node)
             if len(stack) > MAX_NODE_DEPTH:
-                line = data[:match.start()].count(b"\n") + 1
-                return f"line {line}: nodes are nested more than {MAX_NODE_DEPTH} deep"
+                return f"line {_line(data, match.start())}: nodes are nested more than {MAX_NODE_DEPTH} deep"
     edges = [c + [t for url in urls for t in keys.get(url, [])] for c, urls in zip(children, instances)]
     return _check_expansion(edges)
 
