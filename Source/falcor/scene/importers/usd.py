@@ -73,8 +73,9 @@ def load_usd(path) -> UsdImportedScene:
     stage = _open_stage(path, pxr)
     del layers
     _record_layers(stage)
+    reader = _StageReader(path, stage, pxr)
     try:
-        return _StageReader(path, stage, pxr).read()
+        return reader.read()
     except geo.MeshDataError as e:
         raise error(path, str(e)) from e
     except pxr.Tf.ErrorException as e:
@@ -85,6 +86,8 @@ def load_usd(path) -> UsdImportedScene:
         if type(e).__module__.startswith("pxr"):
             raise error(path, f"USD error: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
         raise
+    finally:  # the stage, and with it pxr's cached layers, goes now, not at the next garbage collection
+        reader.close()
 
 
 def import_usd(path, builder, dict_=None):
@@ -114,10 +117,16 @@ def _prechecked_layers(path: Path, pxr) -> list:
         if file in seen or len(seen) >= MAX_LAYERS:
             continue
         seen.add(file)
+        if os.path.exists(file) and not os.path.isfile(file):  # a FIFO or device could block pxr's read
+            raise error(path, f"the layer '{file}' it brings in is not a regular file")
         if os.path.isfile(file):
             _check_text_nesting(path, Path(file))
         try:
-            layer = pxr.Sdf.Layer.FindOrOpen(file)
+            layer = pxr.Sdf.Layer.Find(file)
+            if layer:  # still open from an earlier load (pxr caches open layers): re-read it if it changed
+                layer.Reload()
+            else:
+                layer = pxr.Sdf.Layer.FindOrOpen(file)
         except Exception as e:  # pxr's errors: the root's is reported, a missing dependency is pxr's warning
             if file == str(path):
                 raise error(path, f"pxr can't open the stage: {str(e).strip()}") from e
@@ -181,6 +190,9 @@ class _StageReader:
         self.channels: list[ir.Channel] = []
         self.refinement_level = _stage_refinement_level(stage)
         self.predicate = pxr.Usd.TraverseInstanceProxies(pxr.Usd.PrimDefaultPredicate)
+
+    def close(self) -> None:
+        self.stage = self.materials = self.predicate = None
 
     def warn(self, prim_path, message: str) -> None:
         Logger.log_once(Logger.Level.Warning, f"USD '{self.path}': {prim_path}: {message}")
