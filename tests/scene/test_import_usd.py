@@ -576,3 +576,38 @@ def test_usdz_package_textures_are_read_from_the_archive(tmp_path):
     (material,) = scene.materials
     np.testing.assert_array_equal(read_texture(material.getTexture(falcor.MaterialTextureSlot.BaseColor))[:, :, :3], texels)
     assert str(package) in files
+
+
+def test_dome_rotation_shows_the_texture_as_usd_does(tmp_path):
+    """A dome turned 90 degrees about Y (Y-up stage): the texel USD shows along the dome's local -Z
+    (longitude 0 at u = 0, Storm's ProjectToLatLong) now lies along world -X; Falcor's lat-long lookup
+    (u = 0.5 + atan2(x, -z) / 2 pi on the env map's local direction) must find u = 0 there too."""
+    from PIL import Image
+
+    from falcor.scene.envmap import rotation_xyz
+
+    Image.fromarray(np.zeros((4, 8, 3), np.uint8)).save(tmp_path / "sky.png")
+    path = usda(tmp_path, """\
+        (upAxis = "Y")
+        def DomeLight "Dome" {
+            asset inputs:texture:file = @sky.png@
+            float inputs:intensity = 2
+            float inputs:exposure = 1
+            float xformOp:rotateY = 90
+            uniform token[] xformOpOrder = ["xformOp:rotateY"]
+        }
+        """)
+    env = load_usd(path).env_map
+    assert env.intensity == pytest.approx(4)
+    local = rotation_xyz(env.rotation).T @ np.array([-1.0, 0.0, 0.0])  # the lookup uses the inverse rotation
+    u = 0.5 + math.atan2(local[0], -local[2]) / (2 * math.pi)
+    assert u % 1.0 == pytest.approx(0.0, abs=1e-6) or u % 1.0 == pytest.approx(1.0, abs=1e-6)
+    assert local[1] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_a_fifo_brought_in_as_a_layer_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "pipe.usda")
+    path = usda(tmp_path, 'def Xform "A" (references = @pipe.usda@) {\n}\n', "root.usda")
+    with pytest.raises(falcor.ImporterError) as raised:
+        load_usd(path)
+    assert str(path) in str(raised.value) and "not a regular file" in str(raised.value)
