@@ -538,11 +538,10 @@ def test_deep_nesting_is_refused_before_pxr_parses_it(tmp_path, through_referenc
 
 
 def test_usdz_package_textures_are_read_from_the_archive(tmp_path):
-    from PIL import Image
-    from pxr import UsdUtils
-
     from falcor.scene.asset_log import recording_assets
     from helpers import read_texture
+    from PIL import Image
+    from pxr import UsdUtils
 
     texels = np.uint8([[[255, 0, 0], [0, 255, 0]], [[0, 0, 255], [255, 255, 255]]])
     Image.fromarray(texels).save(tmp_path / "checker.png")
@@ -582,9 +581,8 @@ def test_dome_rotation_shows_the_texture_as_usd_does(tmp_path):
     """A dome turned 90 degrees about Y (Y-up stage): the texel USD shows along the dome's local -Z
     (longitude 0 at u = 0, Storm's ProjectToLatLong) now lies along world -X; Falcor's lat-long lookup
     (u = 0.5 + atan2(x, -z) / 2 pi on the env map's local direction) must find u = 0 there too."""
-    from PIL import Image
-
     from falcor.scene.envmap import rotation_xyz
+    from PIL import Image
 
     Image.fromarray(np.zeros((4, 8, 3), np.uint8)).save(tmp_path / "sky.png")
     path = usda(tmp_path, """\

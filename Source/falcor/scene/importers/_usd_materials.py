@@ -252,7 +252,7 @@ def _python_value(value):
 def _display_color(prim) -> tuple:
     from pxr import UsdGeom
 
-    color = (0.7, 0.7, 0.7)
+    color: tuple = (0.7, 0.7, 0.7)
     gprim = UsdGeom.Gprim(prim)
     if gprim:
         values = gprim.GetDisplayColorPrimvar().ComputeFlattened()

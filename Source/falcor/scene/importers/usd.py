@@ -111,7 +111,7 @@ def _pxr(path):
 def _prechecked_layers(path: Path, pxr) -> list:
     """Opens the root layer and every layer it brings in (sublayers, references, payloads, in all
     variants), checking each text file's nesting before pxr parses it (see _check_text_nesting)."""
-    opened, pending, seen = [], [str(path)], set()
+    opened, pending, seen = [], [str(path)], set[str]()
     while pending:
         file = pending.pop()
         if file in seen or len(seen) >= MAX_LAYERS:
@@ -192,7 +192,8 @@ class _StageReader:
         self.predicate = pxr.Usd.TraverseInstanceProxies(pxr.Usd.PrimDefaultPredicate)
 
     def close(self) -> None:
-        self.stage = self.materials = self.predicate = None
+        """Drops the stage and the converter (which calls back into this reader: a reference cycle)."""
+        self.__dict__.clear()
 
     def warn(self, prim_path, message: str) -> None:
         Logger.log_once(Logger.Level.Warning, f"USD '{self.path}': {prim_path}: {message}")
@@ -366,7 +367,8 @@ class _StageReader:
 
         placed = light(self, prim, node)
         if placed is not None:
-            self._place(*placed, self.scene.lights)
+            falcor_light, at = placed
+            self._place(falcor_light, at, self.scene.lights)
 
     def _place(self, obj, node: int, into: list):
         """Puts a ready camera/light at its node now, and lets it follow the node if that is animated."""
