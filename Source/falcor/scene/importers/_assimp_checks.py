@@ -15,8 +15,8 @@ make it allocate far more memory than the file could justify (found by tests/sce
 
 Binary FBX arrays are checked by the reader itself (AssimpReader.cpp, checkBinaryFbxArrays).
 
-Each check is one regular-expression scan of the file (memory-mapped), so a large file costs a
-fraction of Assimp's own read. Each returns a message for the ImporterError, or None.
+Each check is a regular-expression scan of the memory-mapped file: 0.85 s for a 321 MB Collada file
+of 1M triangles, whose read and mapping take 2 s. Each returns a message for the ImporterError, or None.
 """
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ MAX_NODE_DEPTH = 10_000
 MAX_EXPANDED_NODES = 1 << 22
 
 _UINT = rb"([+-]?(?:0[xX][0-9a-fA-F]+|\d+))"
-_COUNT = re.compile(rb"""\bcount\s*=\s*["']\s*""" + _UINT)
+# Any attribute ending in "count" (a literal start keeps the scan fast: \b made it 20 times slower).
+_COUNT = re.compile(rb"""count\s*=\s*["']\s*""" + _UINT)
 _FBX_ASCII_COUNT = re.compile(rb"\*(\d+)\s*\{")
 _TAG_ATTRIBUTES = rb"""((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*"""
 _PRIMITIVE = re.compile(rb"<(triangles|polylist|polygons|lines|linestrips|trifans|tristrips)\b" + _TAG_ATTRIBUTES
