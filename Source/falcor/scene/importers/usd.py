@@ -344,12 +344,41 @@ class _StageReader:
             self.warn(prim.GetPath(), "time-sampled instance positions are skipped (the earliest sample is used)")
         mask = instancer.ComputeMaskAtTime(self.time)
         roots = [self.stage.GetPrimAtPath(p) for p in prototypes]
+        templates: dict[int, list[ir.Node] | None] = {}
         for i, (proto, matrix) in enumerate(zip(indices, matrices)):
             if mask and not mask[i]:
                 continue
             instance_node = len(self.scene.nodes)
             self.scene.nodes.append(ir.Node(f"{prim.GetPath()}[{i}]", node, _matrix(matrix)))
-            self._walk(roots[proto], instance_node)
+            template = templates.get(int(proto))
+            if template is not None:
+                self._copy_subtree(template, instance_node)
+            else:
+                templates[int(proto)] = self._walk_template(roots[proto], instance_node)
+
+    def _walk_template(self, root, instance_node: int) -> list[ir.Node] | None:
+        """Walks a prototype once; its nodes (parents relative to the instance node, -1) are the template
+        later instances copy without asking pxr again. None when it holds something that isn't a plain
+        node (a camera, light or animation): then every instance walks it."""
+        before = (len(self.scene.nodes), len(self.scene.cameras), len(self.scene.lights), len(self.channels),
+                  self.scene.env_map)
+        self._walk(root, instance_node)
+        start = before[0]
+        if before != (start, len(self.scene.cameras), len(self.scene.lights), len(self.channels), self.scene.env_map):
+            return None
+        return [ir.Node(n.name, -1 if n.parent == instance_node else n.parent - start, n.matrix, n.meshes)
+                for n in self.scene.nodes[start:]]
+
+    def _copy_subtree(self, template: list[ir.Node], instance_node: int):
+        if len(template) == 1:  # a lone prim (the common case): fold it into the instance's node
+            instance = self.scene.nodes[instance_node]
+            instance.matrix = instance.matrix @ template[0].matrix
+            instance.meshes = list(template[0].meshes)
+            return
+        start = len(self.scene.nodes)
+        for n in template:
+            parent = instance_node if n.parent == -1 else start + n.parent
+            self.scene.nodes.append(ir.Node(n.name, parent, n.matrix, list(n.meshes)))
 
     # --- cameras and lights ---
 
