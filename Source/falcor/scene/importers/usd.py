@@ -366,8 +366,8 @@ class _StageReader:
         start = before[0]
         if before != (start, len(self.scene.cameras), len(self.scene.lights), len(self.channels), self.scene.env_map):
             return None
-        return [ir.Node(n.name, -1 if n.parent == instance_node else n.parent - start, n.matrix, n.meshes)
-                for n in self.scene.nodes[start:]]
+        return [ir.Node(n.name, -1 if n.parent is None or n.parent == instance_node else n.parent - start, n.matrix,
+                        n.meshes) for n in self.scene.nodes[start:]]
 
     def _copy_subtree(self, template: list[ir.Node], instance_node: int):
         if len(template) == 1:  # a lone prim (the common case): fold it into the instance's node
@@ -377,7 +377,7 @@ class _StageReader:
             return
         start = len(self.scene.nodes)
         for n in template:
-            parent = instance_node if n.parent == -1 else start + n.parent
+            parent = instance_node if n.parent is None or n.parent == -1 else start + n.parent
             self.scene.nodes.append(ir.Node(n.name, parent, n.matrix, list(n.meshes)))
 
     # --- cameras and lights ---
