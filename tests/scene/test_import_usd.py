@@ -609,3 +609,38 @@ def test_a_fifo_brought_in_as_a_layer_is_refused(tmp_path):
     with pytest.raises(falcor.ImporterError) as raised:
         load_usd(path)
     assert str(path) in str(raised.value) and "not a regular file" in str(raised.value)
+
+
+def test_point_instancer_copies_a_prototype_subtree(tmp_path):
+    path = usda(tmp_path, """\
+        (
+            upAxis = "Y"
+            metersPerUnit = 1
+        )
+        def PointInstancer "Field" {
+            rel prototypes = [</Field/Protos/Pair>]
+            int[] protoIndices = [0, 0, 0, 0]
+            point3f[] positions = [(0, 0, 0), (10, 0, 0), (20, 0, 0), (30, 0, 0)]
+            int64[] invisibleIds = [3]
+            def Scope "Protos" {
+                def Xform "Pair" {
+                    double3 xformOp:translate = (0, 5, 0)
+                    uniform token[] xformOpOrder = ["xformOp:translate"]
+                    def Sphere "Left" {
+                        double radius = 1
+                    }
+                    def Cube "Right" {
+                        double size = 2
+                        double3 xformOp:translate = (3, 0, 0)
+                        uniform token[] xformOpOrder = ["xformOp:translate"]
+                    }
+                }
+            }
+        }
+        """)
+    ir = load_usd(path)
+    placed = sorted((tuple(np.round(ir.world_matrix(i)[:3, 3], 6)), len(node.meshes))
+                    for i, node in enumerate(ir.nodes) if node.meshes)
+    # Three visible instances (id 3 is invisible), each with the sphere at the pair's (0, 5, 0) and the cube 3 further.
+    assert placed == sorted([((x, 5.0, 0.0), 1) for x in (0.0, 10.0, 20.0)] + [((x + 3, 5.0, 0.0), 1) for x in (0.0, 10.0, 20.0)])
+    assert len(ir.meshes) == 2

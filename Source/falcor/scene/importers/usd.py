@@ -336,8 +336,8 @@ class _StageReader:
         indices = np.asarray(instancer.GetProtoIndicesAttr().Get(self.time) or [], np.int64)
         if indices.size and (indices.min() < 0 or indices.max() >= len(prototypes)):
             raise geo.MeshDataError(f"{prim.GetPath()}: protoIndices refer to prototypes that don't exist")
-        matrices = instancer.ComputeInstanceTransformsAtTime(self.time, self.time,
-                                                             UsdGeom.PointInstancer.ExcludeProtoXform)
+        matrices = instancer.ComputeInstanceTransformsAtTime(self.time, self.time, UsdGeom.PointInstancer.ExcludeProtoXform,
+                                                             UsdGeom.PointInstancer.IgnoreMask)  # masked below
         if len(matrices) != len(indices):
             raise geo.MeshDataError(f"{prim.GetPath()}: the point instancer's arrays disagree in length")
         if len(instancer.GetPositionsAttr().GetTimeSamples()) > 1:
