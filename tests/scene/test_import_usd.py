@@ -644,3 +644,36 @@ def test_point_instancer_copies_a_prototype_subtree(tmp_path):
     # Three visible instances (id 3 is invisible), each with the sphere at the pair's (0, 5, 0) and the cube 3 further.
     assert placed == sorted([((x, 5.0, 0.0), 1) for x in (0.0, 10.0, 20.0)] + [((x + 3, 5.0, 0.0), 1) for x in (0.0, 10.0, 20.0)])
     assert len(ir.meshes) == 2
+
+
+def test_lights_and_cameras_follow_animated_parents_on_their_arcs(tmp_path):
+    path = usda(tmp_path, """\
+        (
+            upAxis = "Y"
+            metersPerUnit = 1
+            timeCodesPerSecond = 24
+        )
+        def Xform "Rig" {
+            float xformOp:rotateY.timeSamples = { 0: 0, 48: 90 }
+            uniform token[] xformOpOrder = ["xformOp:rotateY"]
+            def RectLight "Panel" {
+                float inputs:width = 2
+                float inputs:height = 1
+                double3 xformOp:translate = (0, 0, 5)
+                uniform token[] xformOpOrder = ["xformOp:translate"]
+            }
+        }
+        def Camera "Cam" {
+            double3 xformOp:translate.timeSamples = { 0: (0, 0, 10), 24: (0, 0, 20) }
+            uniform token[] xformOpOrder = ["xformOp:translate"]
+        }
+        """)
+    scene = falcor.load_scene(path)
+    durations = {a.name: a.duration for a in scene.animations}
+    assert durations["/Rig.0"] == pytest.approx(2.0) and durations["/Cam.0"] == pytest.approx(1.0)  # per node, as Falcor
+    (camera,), (panel,) = scene.cameras, scene.lights
+    scene.update(0.5)
+    np.testing.assert_allclose(camera.position, [0, 0, 15], atol=1e-5)
+    # 22.5 degrees about Y at 0.5 s: the panel at 5 (sin, 0, cos), on the arc (a chord would give (1.25, 0, 3.75)).
+    angle = math.radians(22.5)
+    np.testing.assert_allclose(panel._trans_mat()[:3, 3], [5 * math.sin(angle), 0, 5 * math.cos(angle)], atol=1e-4)

@@ -148,7 +148,7 @@ def implicit_polygons(reader, prim) -> Surface:
         poly.validate()
     except geo.MeshDataError as e:
         raise geo.MeshDataError(f"{type_name} '{prim.GetPath()}': {e}") from e
-    return Surface(poly, None, _texcoords(reader, prim))
+    return Surface(poly)  # no texture coordinates: Storm generates none for implicit prims
 
 
 def meshes_of(reader, prim, surface: Surface, parts) -> list[ir.Mesh]:

@@ -7,8 +7,8 @@ it to Falcor's scene as Falcor 8's USDImporter does (docs/importers/usd.md has t
   about X (Falcor is Y-up). Every Xformable prim is a node named by its path, holding its local transform
   (at the earliest time code); resetXformStack parents it to the root. Invisible prims and the guide and
   proxy purposes are pruned, as in Falcor.
-- Time-sampled transforms become node animations (keys at time / timeCodesPerSecond, linear); cameras
-  and lights below an animated node follow it.
+- Time-sampled transforms become one node animation per prim (keys at time / timeCodesPerSecond, at the
+  authored samples and between them); cameras and lights below an animated node follow it.
 - UsdGeomMesh: polygons fan-triangulated (leftHanded orientation flips the winding); normals from
   primvars:normals or normals (constant, uniform, vertex, varying, faceVarying); texture coordinates from
   primvars:st / st_0 or the first texCoord2 primvar (v flipped to Falcor's top-left origin); meshes without
@@ -52,6 +52,7 @@ from ._usd_materials import MaterialConverter
 
 INSTALL_HINT = 'pip install "falcor-cpu[usd]"'
 MAX_KEYFRAMES = 10_000  # per node; longer time-sampled transforms are resampled evenly
+SUBSAMPLES = 8  # keys per interval between authored transform samples (fewer than MAX_KEYFRAMES in all)
 MAX_TEXT_NESTING = 10_000  # braces deep, in a text layer (see _check_text_nesting)
 MAX_LAYERS = 100_000  # layers checked before the stage opens
 _IMPLICIT = ("Sphere", "Cube", "Cylinder", "Cylinder_1", "Cone", "Capsule", "Capsule_1", "Plane")
@@ -187,7 +188,6 @@ class _StageReader:
         self.meters_per_unit = _positive(pxr.UsdGeom.GetStageMetersPerUnit(stage), 1.0)
         self.materials = MaterialConverter(self.scene, self.warn)
         self.mesh_cache: dict[tuple, list[int]] = {}
-        self.channels: list[ir.Channel] = []
         self.refinement_level = _stage_refinement_level(stage)
         self.predicate = pxr.Usd.TraverseInstanceProxies(pxr.Usd.PrimDefaultPredicate)
 
@@ -207,8 +207,6 @@ class _StageReader:
         if "renderSettings" in dict(self.stage.GetRootLayer().customLayerData or {}):
             self.warn("/", "the layer's renderSettings (samples, bounces) are skipped")
         self._walk(self.stage.GetPseudoRoot(), 0, skip_self=True)
-        if self.channels:
-            self.scene.animations.append(ir.Animation(Path(self.path).stem, self.channels))
         return self.scene
 
     # --- traversal ---
@@ -278,11 +276,18 @@ class _StageReader:
         if len(times) > MAX_KEYFRAMES:
             self.warn(xformable.GetPath(), f"{len(times)} transform samples are resampled to {MAX_KEYFRAMES}")
             times = np.linspace(times[0], times[-1], MAX_KEYFRAMES)
+        elif len(times) * SUBSAMPLES <= MAX_KEYFRAMES:
+            # USD interpolates each xformOp's values linearly; Falcor interpolates keyframes' translation
+            # linearly and rotation by slerp, and cameras/lights below follow world-space keys: sampling
+            # between the authored times keeps rotating hierarchies on their arcs.
+            steps = np.linspace(0.0, 1.0, SUBSAMPLES, endpoint=False)
+            times = np.append((times[:-1, None] + np.diff(times)[:, None] * steps).reshape(-1), times[-1])
         trs = [_trs(_matrix(xformable.GetLocalTransformation(float(t))), str(xformable.GetPath())) for t in times]
         seconds = times / self.fps
-        for k, path in enumerate(("translation", "rotation", "scale")):
-            values = np.array([v[k] for v in trs], float)
-            self.channels.append(ir.Channel(node, path, seconds, values))
+        channels = [ir.Channel(node, path, seconds, np.array([v[k] for v in trs], float))
+                    for k, path in enumerate(("translation", "rotation", "scale"))]
+        # One animation per node, lasting to its last sample, as Falcor's createAnimation.
+        self.scene.animations.append(ir.Animation(str(xformable.GetPath()), channels))
 
     # --- geometry ---
 
@@ -360,11 +365,12 @@ class _StageReader:
         """Walks a prototype once; its nodes (parents relative to the instance node, -1) are the template
         later instances copy without asking pxr again. None when it holds something that isn't a plain
         node (a camera, light or animation): then every instance walks it."""
-        before = (len(self.scene.nodes), len(self.scene.cameras), len(self.scene.lights), len(self.channels),
+        before = (len(self.scene.nodes), len(self.scene.cameras), len(self.scene.lights), len(self.scene.animations),
                   self.scene.env_map)
         self._walk(root, instance_node)
         start = before[0]
-        if before != (start, len(self.scene.cameras), len(self.scene.lights), len(self.channels), self.scene.env_map):
+        if before != (start, len(self.scene.cameras), len(self.scene.lights), len(self.scene.animations),
+                      self.scene.env_map):
             return None
         return [ir.Node(n.name, -1 if n.parent is None or n.parent == instance_node else n.parent - start, n.matrix,
                         n.meshes) for n in self.scene.nodes[start:]]
