@@ -235,6 +235,8 @@ class _StageReader:
         if prim.IsA(UsdGeom.PointInstancer):
             self._point_instancer(prim, node)
             return None
+        if prim.IsA(UsdGeom.Gprim) and prim.HasAPI(self.pxr.UsdLux.LightAPI):
+            self.warn(prim.GetPath(), "the geometry's light (MeshLightAPI) is skipped; the geometry is imported")
         if prim.IsA(UsdGeom.Mesh):
             self._instance_meshes(prim, node, self._mesh_polygons)
         elif type_name in _IMPLICIT:
