@@ -677,3 +677,45 @@ def test_lights_and_cameras_follow_animated_parents_on_their_arcs(tmp_path):
     # 22.5 degrees about Y at 0.5 s: the panel at 5 (sin, 0, cos), on the arc (a chord would give (1.25, 0, 3.75)).
     angle = math.radians(22.5)
     np.testing.assert_allclose(panel._trans_mat()[:3, 3], [5 * math.sin(angle), 0, 5 * math.cos(angle)], atol=1e-4)
+
+
+def test_texture_transform_is_baked_into_the_meshes_coordinates(tmp_path):
+    from PIL import Image
+
+    Image.fromarray(np.uint8([[0, 255], [255, 0]])).save(tmp_path / "checker.png")
+    path = usda(tmp_path, """\
+        (upAxis = "Y")
+        def Mesh "Quad" (prepend apiSchemas = ["MaterialBindingAPI"]) {
+            int[] faceVertexCounts = [4]
+            int[] faceVertexIndices = [0, 1, 2, 3]
+            point3f[] points = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+            texCoord2f[] primvars:st = [(0, 0), (1, 0), (1, 1), (0, 1)] (interpolation = "vertex")
+            uniform token subdivisionScheme = "none"
+            rel material:binding = </M>
+        }
+        def Material "M" {
+            token outputs:surface.connect = </M/S.outputs:surface>
+            def Shader "S" {
+                uniform token info:id = "UsdPreviewSurface"
+                color3f inputs:diffuseColor.connect = </M/T.outputs:rgb>
+                token outputs:surface
+            }
+            def Shader "T" {
+                uniform token info:id = "UsdUVTexture"
+                asset inputs:file = @checker.png@
+                float2 inputs:st.connect = </M/X.outputs:result>
+                float3 outputs:rgb
+            }
+            def Shader "X" {
+                uniform token info:id = "UsdTransform2d"
+                float2 inputs:scale = (2, 3)
+                float inputs:rotation = 90
+                float2 inputs:translation = (0.5, 0)
+                float2 outputs:result
+            }
+        }
+        """)
+    (mesh,) = load_usd(path).meshes
+    for p, uv in zip(mesh.positions, mesh.texcoords):
+        s, t = 2 * p[0], 3 * p[1]  # scaled, then rotated 90 degrees: (s, t) -> (-t, s), then translated
+        np.testing.assert_allclose(uv, [-t + 0.5, 1 - s], atol=1e-6)

@@ -48,6 +48,10 @@ class MaterialConverter:
         self.scene, self.warn = scene, warn
         self.converted: dict[str, int] = {}
         self.defaults: dict[tuple, int] = {}
+        # UsdTransform2d of a material's texture coordinates (3x3, st' = M st), applied to the meshes using
+        # it (meshes are made per material, so baking it in is exact); Falcor sets a texture transform.
+        self.uv_transforms: dict[int, np.ndarray] = {}
+        self._uv_transform: np.ndarray | None = None
 
     def index(self, material, prim) -> int:
         if material is None:
@@ -55,10 +59,13 @@ class MaterialConverter:
         source = material.GetPrim()  # instances of one prototype share its material
         key = str((source.GetPrimInPrototype() if source.IsInstanceProxy() else source).GetPath())
         if key not in self.converted:
+            self._uv_transform = None
             converted = self._convert(material)
             if converted is None:
                 return self.default_index(prim)
             self.converted[key] = len(self.scene.materials)
+            if self._uv_transform is not None:
+                self.uv_transforms[len(self.scene.materials)] = self._uv_transform
             self.scene.materials.append(converted)
         return self.converted[key]
 
@@ -123,15 +130,40 @@ class MaterialConverter:
             return None
         st = shader.GetInput("st")
         if st and st.HasConnectedSource():
-            source = _connected_shader_id(st)
-            if source and source != "UsdPrimvarReader_float2":
-                self.warn(material_name, f"texture '{shader.GetPath()}' reads its coordinates through '{source}' "
-                                         "(texture transforms are not applied)")
+            self._read_st(st, shader, material_name)
         image = resolve_asset(asset, self.scene.path)
         if image is None:
             self.warn(material_name, f"texture '{asset.path}' can't be found; its fallback is used")
             return None
         return Texture(image, output, str(shader.GetPath()))
+
+    def _read_st(self, st, shader, material_name: str) -> None:
+        """A UsdTransform2d feeding a texture's st: scale, then rotate (degrees), then translate."""
+        from pxr import UsdShade
+
+        attributes = st.GetValueProducingAttributes()
+        node = UsdShade.Shader(attributes[0].GetPrim()) if attributes else None
+        source = node.GetIdAttr().Get() if node else None
+        if source == "UsdTransform2d":
+            def value(name, default):
+                i = node.GetInput(name)
+                v = i.Get() if i else None
+                return default if v is None else v
+
+            sx, sy = (float(c) for c in value("scale", (1.0, 1.0)))
+            angle = np.radians(float(value("rotation", 0.0)))
+            tx, ty = (float(c) for c in value("translation", (0.0, 0.0)))
+            c, s = np.cos(angle), np.sin(angle)
+            matrix = np.array([[c * sx, -s * sy, tx], [s * sx, c * sy, ty], [0.0, 0.0, 1.0]])
+            if not np.all(np.isfinite(matrix)):
+                self.warn(material_name, f"the UsdTransform2d of '{shader.GetPath()}' is not finite; it is skipped")
+            elif self._uv_transform is not None and not np.allclose(self._uv_transform, matrix):
+                self.warn(material_name, "textures with different UsdTransform2d: the first one is used for all")
+            else:
+                self._uv_transform = matrix
+        elif source and source != "UsdPrimvarReader_float2":
+            self.warn(material_name, f"texture '{shader.GetPath()}' reads its coordinates through '{source}', "
+                                     "which is not supported (the mesh's texture coordinates are used)")
 
     def _standard(self, name: str, values: dict, textures: dict) -> ir.Material:
         """Falcor's PreviewSurfaceConverter::convert, with the USD defaults for unauthored inputs."""
@@ -215,16 +247,6 @@ class MaterialConverter:
         buffer = io.BytesIO()
         Image.fromarray(array).save(buffer, format="PNG")
         return ir.EmbeddedImage(f"{self.scene.path}:{name}:{what}", buffer.getvalue())
-
-
-def _connected_shader_id(shade_input) -> str | None:
-    """The shader id of the node an input is connected to."""
-    from pxr import UsdShade
-
-    attributes = shade_input.GetValueProducingAttributes()
-    if not attributes:
-        return None
-    return UsdShade.Shader(attributes[0].GetPrim()).GetIdAttr().Get()
 
 
 def _fallback(shader):

@@ -178,7 +178,11 @@ def meshes_of(reader, prim, surface: Surface, parts) -> list[ir.Mesh]:
         if not select.any():
             continue
         part_name = name if faces is None else f"{name}:{material}"
-        meshes.append(_triangle_mesh(part_name, poly, tris, select, vertex_normals, uv, material, shared))
+        part_uv = uv
+        transform = reader.materials.uv_transforms.get(material)
+        if uv is not None and transform is not None:
+            part_uv = uv @ transform[:2, :2].T + transform[:2, 2]
+        meshes.append(_triangle_mesh(part_name, poly, tris, select, vertex_normals, part_uv, material, shared))
     return meshes
 
 
