@@ -105,9 +105,11 @@ class Node:
 
 
 def _checked_matrix(name: str, matrix: np.ndarray) -> np.ndarray:
-    if not np.all(np.isfinite(matrix)):
+    # Array methods and a list compare: np.all / np.array_equal cost more than the check itself, and
+    # importers add a node per instance (100,000 of them in a point instancer).
+    if not np.isfinite(matrix).all():
         raise _ext.RuntimeError(f"Node '{name}' transform matrix has inf/nan values")
-    if not np.array_equal(matrix[3], [0.0, 0.0, 0.0, 1.0]):
+    if matrix[3].tolist() != [0.0, 0.0, 0.0, 1.0]:
         _warn(f"SceneBuilder::addNode() - Node '{name}' transform matrix is not affine. Setting last row to (0,0,0,1).")
         matrix = matrix.copy()
         matrix[3] = [0.0, 0.0, 0.0, 1.0]
