@@ -59,11 +59,12 @@ def _normalized(v: np.ndarray) -> np.ndarray:
     normals of a scene at scale 1e±20 are) is first divided by its largest absolute component.
     Other rows keep their bits; zero, inf and NaN rows give NaN as before."""
     squared = _squared_lengths(v)
-    largest = np.abs(v).max(axis=1)
-    rescale = ~((squared >= _SMALLEST_NORMAL) & (squared <= _LARGEST)) & (largest > 0) & np.isfinite(largest)
-    if rescale.any():
+    suspect = np.flatnonzero(~((squared >= _SMALLEST_NORMAL) & (squared <= _LARGEST)))
+    largest = np.abs(v[suspect]).max(axis=1)  # only the rare rows: a per-row max over millions is slow
+    rescale = suspect[(largest > 0) & np.isfinite(largest)]
+    if len(rescale):
         v = v.copy()
-        v[rescale] /= largest[rescale, None]
+        v[rescale] /= np.abs(v[rescale]).max(axis=1)[:, None]
         squared[rescale] = _squared_lengths(v[rescale])
     with np.errstate(divide="ignore", invalid="ignore"):
         return v * (F32(1) / np.sqrt(squared))[:, None]
@@ -78,9 +79,9 @@ def _to_world(spec, m: np.ndarray):
     if np.array_equal(m, np.eye(4, dtype=F32)):
         return spec
     inverse_transpose = inverse(m).T.astype(F32)
-    spec.positions = _transform_rows(m, spec.positions.astype(F32), True)
-    spec.normals = _normalized(_transform_rows(inverse_transpose, spec.normals.astype(F32), False))
-    tangents = spec.tangents.astype(F32).copy()
+    spec.positions = _transform_rows(m, spec.positions.astype(F32, copy=False), True)
+    spec.normals = _normalized(_transform_rows(inverse_transpose, spec.normals.astype(F32, copy=False), False))
+    tangents = spec.tangents.astype(F32)  # a copy: the xyz are replaced, the sign is kept
     tangents[:, :3] = _normalized(_transform_rows(m, tangents[:, :3], False))
     spec.tangents = tangents
     return spec

@@ -87,8 +87,16 @@ def flat_normals(poly: Polygons, tris: Triangles) -> np.ndarray:
     without normals; (F, 3), zero for degenerate polygons."""
     p = poly.points
     a, b, c = p[tris.points[:, 0]], p[tris.points[:, 1]], p[tris.points[:, 2]]
+    e1, e2 = b - a, c - a
+    # By components: np.cross and np.add.at are each several times slower on a million triangles.
+    cross = np.column_stack([e1[:, 1] * e2[:, 2] - e1[:, 2] * e2[:, 1], e1[:, 2] * e2[:, 0] - e1[:, 0] * e2[:, 2],
+                             e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]])
+    if len(tris.faces) == len(poly.counts) and np.array_equal(tris.faces, np.arange(len(poly.counts))):
+        # every polygon one triangle: its normal is its cross product
+        return _normalize(cross)
     normals = np.zeros((len(poly.counts), 3))
-    np.add.at(normals, tris.faces, np.cross(b - a, c - a))
+    for axis in range(3):
+        normals[:, axis] = np.bincount(tris.faces, weights=cross[:, axis], minlength=len(poly.counts))
     return _normalize(normals)
 
 
