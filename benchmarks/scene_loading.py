@@ -1,7 +1,9 @@
 """Scene loading per file format: the same ~1M-triangle mesh as PLY, pbrt-v4 (`plymesh`), USD (usdc)
 and FBX, each loaded by `falcor.load_scene` in a fresh process, without the scene cache and from it.
 
-The mesh is pathtracer_mitsuba.py's terrain (999,698 triangles). The pbrt file references the PLY,
+The mesh is pathtracer_mitsuba.py's terrain (999,698 triangles) with smooth vertex normals, as a
+modelling tool exports it (a file without normals costs more: flat ones are generated; Assimp's
+GenSmoothNormals step alone takes about 2 s for this mesh in FBX). The pbrt file references the PLY,
 as pbrt-v4 scenes do; the usdc file is written with usd-core and the FBX file by Assimp's own
 exporter (the `assimp` tool of the cmeel-assimp wheel), so neither is shaped by our importers.
 Each figure is the fastest of `--repeats` fresh processes: `load` is `load_scene` alone, `process`
@@ -25,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 import common
-from pathtracer_mitsuba import terrain_mesh, write_ply
+from pathtracer_mitsuba import terrain_mesh
 
 LOAD = """
 import sys, time
@@ -36,6 +38,26 @@ print(time.perf_counter() - start, scene.stats["uniqueTriangleCount"])
 """
 
 
+def vertex_normals(positions: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Area-weighted smooth normals, unit length (float32)."""
+    a, b, c = (positions[indices[:, k]].astype(np.float64) for k in range(3))
+    face = np.cross(b - a, c - a)
+    normals = np.zeros((len(positions), 3))
+    for k in range(3):
+        for axis in range(3):
+            normals[:, axis] += np.bincount(indices[:, k], weights=face[:, axis], minlength=len(positions))
+    return (normals / np.linalg.norm(normals, axis=1, keepdims=True)).astype(np.float32)
+
+
+def write_ply(path: Path, positions: np.ndarray, normals: np.ndarray, indices: np.ndarray) -> None:
+    header = (f"ply\nformat binary_little_endian 1.0\nelement vertex {len(positions)}\n"
+              "property float x\nproperty float y\nproperty float z\nproperty float nx\nproperty float ny\nproperty float nz\n"
+              f"element face {len(indices)}\nproperty list uchar int vertex_indices\nend_header\n")
+    faces = np.zeros(len(indices), dtype=[("count", "u1"), ("corners", "<i4", (3,))])
+    faces["count"], faces["corners"] = 3, indices
+    path.write_bytes(header.encode() + np.hstack([positions, normals]).astype("<f4").tobytes() + faces.tobytes())
+
+
 def write_pbrt(folder: Path, ply: Path) -> Path:
     path = folder / "terrain.pbrt"
     path.write_text('LookAt 0 3 3  0 0 0  0 1 0\nCamera "perspective" "float fov" [45]\nWorldBegin\n'
@@ -44,7 +66,7 @@ def write_pbrt(folder: Path, ply: Path) -> Path:
     return path
 
 
-def write_usdc(folder: Path, positions: np.ndarray, indices: np.ndarray) -> Path:
+def write_usdc(folder: Path, positions: np.ndarray, normals: np.ndarray, indices: np.ndarray) -> Path:
     from pxr import Sdf, Usd, UsdGeom, Vt
 
     path = folder / "terrain.usdc"
@@ -54,7 +76,10 @@ def write_usdc(folder: Path, positions: np.ndarray, indices: np.ndarray) -> Path
     mesh.GetPointsAttr().Set(Vt.Vec3fArray.FromNumpy(np.ascontiguousarray(positions, np.float32)))
     mesh.GetFaceVertexCountsAttr().Set(Vt.IntArray.FromNumpy(np.full(len(indices), 3, np.int32)))
     mesh.GetFaceVertexIndicesAttr().Set(Vt.IntArray.FromNumpy(np.ascontiguousarray(indices.ravel(), np.int32)))
+    mesh.GetNormalsAttr().Set(Vt.Vec3fArray.FromNumpy(normals))
+    mesh.SetNormalsInterpolation(UsdGeom.Tokens.vertex)
     mesh.GetSubdivisionSchemeAttr().Set(UsdGeom.Tokens.none)
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
     stage.GetRootLayer().Save()
     return path
 
@@ -76,10 +101,11 @@ def write_fbx(folder: Path, ply: Path) -> Path:
 def scene_files(folder: Path) -> list[tuple[str, Path | str]]:
     """(format, file) per format; file is the reason instead when its writer is missing."""
     positions, indices = terrain_mesh(707)
+    normals = vertex_normals(positions, indices)
     ply = folder / "terrain.ply"
-    write_ply(ply, positions, indices)
+    write_ply(ply, positions, normals, indices)
     files: list[tuple[str, Path | str]] = [("PLY", ply), ("pbrt-v4 (plymesh)", write_pbrt(folder, ply))]
-    for name, write in (("USD (usdc)", lambda: write_usdc(folder, positions, indices)),
+    for name, write in (("USD (usdc)", lambda: write_usdc(folder, positions, normals, indices)),
                         ("FBX (binary)", lambda: write_fbx(folder, ply))):
         try:
             files.append((name, write()))
