@@ -169,7 +169,12 @@ CASES = {{
     "hex_count.dae": (BOX.replace('count="24"', 'count="0x7fffffff"'), "a count of 2147483647"),
     "huge_offset.dae": (BOX.replace('offset="2" set="1"', 'offset="4000000" set="1"'), "indices, more than the file"),
     "huge_vcount.dae": (re.sub(r"<vcount>(\d+)", "<vcount>4000000000", BOX, count=1), "more than the file"),
-    "huge_stride.dae": (BOX.replace('count="8" stride="3"', 'count="8" stride="4294967295"'), "Assimp"),
+    "few_weights.dae": (BOX.replace('<vertex_weights count="8">', '<vertex_weights count="1">'), "weights for 1 vertices"),
+    "joint_out_of_range.dae": (BOX.replace("<v>0 0 0 1 0 2", "<v>0 0 0 1 7 2"), "refers to joint 7"),
+    "joint_minus_one.dae": (BOX.replace("<v>0 0 0 1 0 2", "<v>0 0 0 1 -1 2"), None),  # Collada's bind shape joint
+    "empty_bind_poses.dae": (BOX.replace('bind_poses-array" count="16"', 'bind_poses-array" count="0"'),
+                             "from an array of 0 values"),
+    "huge_stride.dae": (BOX.replace('count="8" stride="3"', 'count="8" stride="4294967295"'), "stride 4294967295"),
     "binary_array.fbx": (None, "more than any zlib data expands to"),
     "ascii_count.fbx": (Path(shared_path("assets", "fbx", "cubes_with_mirroring_and_pivot.fbx")).read_text()
                         .replace("Vertices: *24 {{", "Vertices: *4000000000 {{", 1), "more than the file"),

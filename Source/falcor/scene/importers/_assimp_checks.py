@@ -10,12 +10,15 @@ make it allocate far more memory than the file could justify (found by tests/sce
   count (count x vertices per primitive x inputs per vertex, or the sum of `<vcount>`) exceeds the
   file (it reserves that many indices), and `<p>`/`<h>` index lists holding anything but digits,
   signs and spaces (Assimp's index loop does not advance past such a character and pushes indices
-  until memory runs out).
+  until memory runs out), and skins whose `<vertex_weights count>` is smaller than their mesh's
+  position count (Assimp reads weights past the end of its arrays: SIGSEGV) or whose `<v>` names a
+  joint beyond its joint list (Assimp writes past the end of its bone array: heap corruption), and
+  accessors reaching past their array (Assimp reads bind matrices without a bounds check: SIGSEGV).
 - ASCII FBX: `*N` array counts larger than the file (Assimp reserves N values).
 
 Binary FBX arrays are checked by the reader itself (AssimpReader.cpp, checkBinaryFbxArrays).
 
-Each check is a regular-expression scan of the memory-mapped file: 0.85 s for a 321 MB Collada file
+Each check is a regular-expression scan of the memory-mapped file: 1.35 s for a 321 MB Collada file
 of 1M triangles, whose read and mapping take 2 s. Each returns a message for the ImporterError, or None.
 """
 from __future__ import annotations
@@ -41,6 +44,16 @@ _VCOUNT = re.compile(rb"<vcount\s*>([^<]*)<")
 _INDEX_LIST = re.compile(rb"<(p|h)\s*>([^<]*)<")
 _NOT_AN_INDEX = re.compile(rb"[^\s\d+-]")
 _VERTICES_PER_PRIMITIVE = {b"triangles": 3, b"lines": 2}
+# Opening tags only: bodies are cut with find() (a `(.*?)</source>` pattern took seconds on 300 MB).
+_GEOMETRY = re.compile(rb"<geometry\b" + _TAG_ATTRIBUTES + rb">")
+_VERTICES = re.compile(rb"<vertices\b" + _TAG_ATTRIBUTES + rb">")
+_SOURCE = re.compile(rb"<source\b" + _TAG_ATTRIBUTES + rb">")
+_ACCESSOR = re.compile(rb"<accessor\b" + _TAG_ATTRIBUTES + rb"/?>")
+_SKIN = re.compile(rb"<skin\b" + _TAG_ATTRIBUTES + rb">")
+_VERTEX_WEIGHTS = re.compile(rb"<vertex_weights\b" + _TAG_ATTRIBUTES + rb">(.*?)</vertex_weights\s*>", re.S)
+_ARRAY = re.compile(rb"<(?:float_array|int_array|Name_array|IDREF_array|bool_array)\b" + _TAG_ATTRIBUTES + rb"/?>")
+_NAME_ARRAY = re.compile(rb"<(?:Name_array|IDREF_array)\b" + _TAG_ATTRIBUTES + rb">")
+_WEIGHT_INDICES = re.compile(rb"<v\s*>([^<]*)<")
 _ATTRIBUTE = re.compile(rb"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 # <node ...>, </node>, <node .../>, <instance_node .../>; attribute values may hold '>'.
 _NODE_TAG = re.compile(rb"""<(/?)(node|instance_node)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(/?)>""")
@@ -90,7 +103,108 @@ def _check_counts(data, pattern: re.Pattern, what: str) -> str | None:
 
 def _check_collada(data) -> str | None:
     return (_check_counts(data, _COUNT, "a count") or _check_index_lists(data) or _check_primitives(data)
-            or _check_node_graph(data))
+            or _check_sources(data) or _check_node_graph(data))
+
+
+def _check_sources(data) -> str | None:
+    sources = _sources(data)
+    return _check_accessors(data, sources) or _check_skins(data, sources)
+
+
+def _body(data, start: int, tag: bytes) -> bytes:
+    """The text from `start` to the closing `</tag` (or the end of the file)."""
+    end = data.find(b"</" + tag, start)
+    return data[start:end if end >= 0 else len(data)]
+
+
+def _sources(data) -> dict[str, tuple[int, int, int, int, int, int]]:
+    """Every <source> by id: (where it starts, array values, accessor count, offset, stride, params)."""
+    sources = {}
+    for source in _SOURCE.finditer(data):
+        end = data.find(b"</source", source.end())
+        end = end if end >= 0 else len(data)
+        at = data.find(b"<accessor", source.end(), end)
+        array = _ARRAY.search(data, source.end(), at) if at >= 0 else None
+        accessor = _ACCESSOR.match(data, at) if at >= 0 else None
+        if not array or not accessor:
+            continue
+        a = _attributes(accessor.group(1))
+        params = data[at:end].count(b"<param")
+        sources[_attributes(source.group(1)).get("id", "")] = (
+            source.start(), _uint_or_zero(_attributes(array.group(1)).get("count", "")), _uint_or_zero(a.get("count", "")),
+            _uint_or_zero(a.get("offset", "")), _uint_or_zero(a.get("stride", "")) or 1, params)
+    return sources
+
+
+def _check_accessors(data, sources) -> str | None:
+    """An accessor must lie inside its source's array: Assimp reads skin bind matrices (and other
+    accessor data) without checking, so `count="0"` on a bind-pose array made it read from an empty
+    array (SIGSEGV), and a short one made it read past the values."""
+    for start, values, count, offset, stride, _ in sources.values():
+        if count and offset + count * stride > values:
+            return (f"line {_line(data, start)}: an accessor reads {count} elements of stride {stride} from "
+                    f"an array of {values} values")
+    return None
+
+
+def _check_skins(data, sources) -> str | None:
+    """A skin's <vertex_weights count> must cover its mesh's positions: Assimp looks up each vertex's
+    weights by its position index without a bounds check (SIGSEGV when the count is smaller)."""
+    if data.find(b"<skin") < 0:
+        return None
+    positions = _position_counts(data, sources)
+    for skin in _SKIN.finditer(data):
+        body = _body(data, skin.end(), b"skin")
+        mesh = _attributes(skin.group(1)).get("source", "").lstrip("#")
+        weights = _VERTEX_WEIGHTS.search(body)
+        count = _uint_or_zero(_attributes(weights.group(1)).get("count", "")) if weights else 0
+        if mesh in positions and count < positions[mesh]:
+            return (f"line {_line(data, skin.start())}: the skin of '{mesh}' has weights for {count} vertices, "
+                    f"fewer than the mesh's {positions[mesh]} positions")
+        problem = _check_joint_indices(body, weights.group(2) if weights else b"")
+        if problem:
+            return f"line {_line(data, skin.start())}: the skin of '{mesh}' {problem}"
+    return None
+
+
+def _position_counts(data, sources) -> dict[str, int]:
+    """geometry id -> the count of the accessor of its <vertices>' POSITION source."""
+    counts = {}
+    for vertices in _VERTICES.finditer(data):
+        opening = data.rfind(b"<geometry", 0, vertices.start())
+        geometry = _GEOMETRY.match(data, opening) if opening >= 0 else None
+        inputs = [_attributes(m.group(1)) for m in _INPUT.finditer(_body(data, vertices.end(), b"vertices"))]
+        position = next((i.get("source", "").lstrip("#") for i in inputs if i.get("semantic") == "POSITION"), "")
+        if geometry and position in sources:
+            counts[_attributes(geometry.group(1)).get("id", "")] = sources[position][2]
+    return counts
+
+
+def _check_joint_indices(skin: bytes, weights: bytes) -> str | None:
+    """Joint indices in <v> must name a joint: Assimp appends each weight to the bone list at that
+    index without a bounds check (a heap overflow: "malloc(): corrupted top size")."""
+    inputs = [_attributes(m.group(1)) for m in _INPUT.finditer(weights)]
+    joint_inputs = [i for i in inputs if i.get("semantic") == "JOINT"]
+    if not joint_inputs:
+        return None
+    per_vertex = max((_uint_or_zero(i.get("offset", "")) for i in inputs), default=0) + 1
+    joint_offset = _uint_or_zero(joint_inputs[0].get("offset", ""))
+    joint_sources = {i.get("source", "").lstrip("#") for m in _INPUT.finditer(skin) for i in [_attributes(m.group(1))]
+                     if i.get("semantic") == "JOINT"}
+    joints = [_uint_or_zero(_attributes(n.group(1)).get("count", "")) for src in _SOURCE.finditer(skin)
+              if _attributes(src.group(1)).get("id") in joint_sources
+              for n in _NAME_ARRAY.finditer(_body(skin, src.end(), b"source"))]
+    for v in _WEIGHT_INDICES.finditer(weights):
+        if re.search(rb"[^\s\d-]", v.group(1)):
+            return "has a <v> list with something other than integers"
+        tokens = v.group(1).split()
+        # Assimp's unsigned parse stops at a '-' (Collada's -1 joint, the bind shape) and reads 0 from there on.
+        signed = next((k for k, t in enumerate(tokens) if not t.isdigit()), None)
+        used = [int(j) for j in tokens[:signed][joint_offset::per_vertex]] + ([0] if signed is not None else [])
+        highest = max(used, default=-1)
+        if joints and highest >= min(joints):
+            return f"refers to joint {highest}, but has {min(joints)} joints"
+    return None
 
 
 def _check_index_lists(data) -> str | None:
