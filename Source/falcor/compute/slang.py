@@ -14,13 +14,13 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import falcor_ext as _ext
+from ..interpreter import python_executable
 
 SHADER_LIBRARY = Path(os.path.abspath(__file__)).parents[1] / "shaders"
 """Falcor's shader-library modules written for this engine (`import Utils.Math.HashUtils;`)."""
@@ -69,17 +69,13 @@ def version() -> str:
     return f"slangpy {importlib.metadata.version('slangpy')} {library.name} {library.stat().st_size}"
 
 
-@functools.cache
 def _worker_python() -> str:
-    """A Python interpreter for the worker (it needs only the standard library). Inside `mogwai`
-    sys.executable may be mogwai itself, so the environment's python is looked up next."""
-    candidates = [sys.executable, getattr(sys, "_base_executable", ""), os.path.join(sys.prefix, "bin", "python3"),
-                  shutil.which("python3") or ""]
-    for candidate in candidates:
-        if candidate and os.path.basename(candidate).startswith("python") and os.path.isfile(candidate):
-            return candidate
-    raise _ext.RuntimeError("compiling Slang shaders needs a python3 interpreter for the compiler's worker process; "
-                            f"none found (looked at {', '.join(c for c in candidates if c)})")
+    """A Python interpreter for the worker (it needs only the standard library)."""
+    found = python_executable()
+    if found is None:
+        raise _ext.RuntimeError("compiling Slang shaders needs a python3 interpreter for the compiler's worker process; "
+                                f"none found (looked at {sys.executable}, {sys.prefix}/bin/python3 and PATH)")
+    return found
 
 
 def _run_worker(file: Path, what: str, **request) -> dict:

@@ -32,6 +32,7 @@ importers; Falcor's glTF/OBJ special cases are not needed here):
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import math
 from pathlib import Path
@@ -41,6 +42,7 @@ import numpy as np
 from ...falcor_ext import Logger
 from ..asset_log import record_asset
 from . import _assimp_checks
+from ._assimp_process import read_in_child
 from . import _imported as ir
 from . import error, register_importer
 
@@ -72,12 +74,23 @@ def import_assimp(path, builder, dict_=None):
 
 
 def reader(path=None):
-    """falcor._assimp_reader, imported on first use (it loads libassimp)."""
+    """falcor._assimp_reader, imported (tests call it directly; the importer runs it in a child)."""
     try:
         return importlib.import_module("falcor._assimp_reader")
     except ImportError as e:
-        raise error(path, f"Assimp formats need the Assimp reader, which is unavailable ({e}); "
-                          "install the package with its dependencies (pip install cmeel-assimp)") from e
+        raise error(path, _MISSING_READER.format(e)) from e
+
+
+def reader_file(path=None) -> str:
+    """Where falcor._assimp_reader is, without loading libassimp into this process."""
+    spec = importlib.util.find_spec("falcor._assimp_reader")
+    if spec is None or not spec.origin:
+        raise error(path, _MISSING_READER.format("no module falcor._assimp_reader"))
+    return spec.origin
+
+
+_MISSING_READER = ("Assimp formats need the Assimp reader, which is unavailable ({}); "
+                   "install the package with its dependencies (pip install cmeel-assimp)")
 
 
 def _read(path: Path, merge_meshes: bool) -> dict:
@@ -86,8 +99,8 @@ def _read(path: Path, merge_meshes: bool) -> dict:
         raise error(path, problem)
     try:
         # Only files in the scene's folder and below may be opened (secondary files some formats name).
-        result = reader(path).read_scene(str(path), [str(path.parent)], merge_meshes)
-    except (RuntimeError, MemoryError, ValueError) as e:  # a C++ exception out of Assimp
+        result = read_in_child(reader_file(path), path, [str(path.parent)], merge_meshes)
+    except (OSError, ValueError) as e:  # the child could not be started, or its result is malformed
         raise error(path, f"Assimp failed to read it ({type(e).__name__}: {e})") from e
     for opened in dict.fromkeys(result["files"]):
         record_asset(opened)
