@@ -27,3 +27,13 @@ def test_loading_a_file_never_maps_libassimp_into_this_process():
     r = run_python(f"import falcor\nfalcor.load_scene({str(box)!r})\n"
                    "print('mapped', 'libassimp' in open('/proc/self/maps').read())")
     assert r.returncode == 0 and "mapped False" in r.stdout, r.stderr[-2000:]
+
+
+def test_only_the_files_assimp_read_are_recorded():
+    from falcor.scene.asset_log import recording_assets
+    from falcor.scene.importers.assimp import load_assimp
+
+    box = shared_path("assets", "fbx", "box.fbx")
+    with recording_assets() as files:
+        load_assimp(box)
+    assert files == {str(box.resolve())}  # not the child's scratch files

@@ -109,6 +109,18 @@ def recording_assets():
         recorders.remove(files)
 
 
+@contextlib.contextmanager
+def not_recording():
+    """Files this thread reads while the block runs are the engine's own scratch files (a helper
+    process's results), not inputs of the scene: no recording sees them."""
+    saved = _thread.__dict__.get("recorders")
+    _thread.recorders = []
+    try:
+        yield
+    finally:
+        _thread.recorders = saved if saved is not None else []
+
+
 def _is_read(mode, flags) -> bool:
     if isinstance(mode, str):
         return not any(c in mode for c in "wax+")

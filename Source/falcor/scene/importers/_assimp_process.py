@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ...interpreter import python_executable
+from ..asset_log import not_recording
 from . import error
 
 _DTYPES = {"float32", "float64", "uint8", "uint32", "int32", "int64", "uint64"}
@@ -71,8 +72,9 @@ with open(os.path.join(out, "result.json"), "w") as f:
 
 
 def read_in_child(module_path: str, path: Path, roots: list[str], merge_meshes: bool) -> dict:
-    """`_assimp_reader.read_scene(path, roots, merge_meshes)`, run in a child process."""
-    with tempfile.TemporaryDirectory(prefix="falcor-assimp-") as out:
+    """`_assimp_reader.read_scene(path, roots, merge_meshes)`, run in a child process. The files the
+    child read are in the result's "files"; the scratch files read here are no scene's inputs."""
+    with not_recording(), tempfile.TemporaryDirectory(prefix="falcor-assimp-") as out:
         python = python_executable()
         if python is None:
             raise error(path, "reading it needs a python3 interpreter for the Assimp reader's process; none found")
