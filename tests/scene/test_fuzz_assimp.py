@@ -176,6 +176,9 @@ CASES = {{
                              "from an array of 0 values"),
     "huge_stride.dae": (BOX.replace('count="8" stride="3"', 'count="8" stride="4294967295"'), "stride 4294967295"),
     "binary_array.fbx": (None, "more than any zlib data expands to"),
+    "binary_layer.fbx": (None, "has no index"),
+    "ascii_layer.fbx": (Path(shared_path("assets", "fbx", "maxPbrMaterial_metalRough.fbx")).read_text()
+                        .replace("\t\tLayer: 0 {{", "\t\tLayer:  {{", 1), "a Layer has no index"),
     "ascii_count.fbx": (Path(shared_path("assets", "fbx", "cubes_with_mirroring_and_pivot.fbx")).read_text()
                         .replace("Vertices: *24 {{", "Vertices: *4000000000 {{", 1), "more than the file"),
 }}
@@ -188,6 +191,9 @@ binary = bytearray(Path(shared_path("assets", "fbx", "box.fbx")).read_bytes())
 vertices = next(r for r in fbx_binary_walk(fbx_binary.read(bytes(binary))) if r.name == "Vertices")
 struct.pack_into("<II", binary, vertices.prop_offsets[0] + 1, 2**31 + 1, 1)  # 2^31 + 1 doubles, "zlib"
 (folder / "binary_array.fbx").write_bytes(bytes(binary))
+layer = next(r for r in fbx_binary_walk(box) if r.name == "Layer")
+layer.props = []  # the layer index Assimp reads without checking
+(folder / "binary_layer.fbx").write_bytes(fbx_binary.write(box))
 for name, (text, _) in CASES.items():
     if text is not None:
         (folder / name).write_text(text)

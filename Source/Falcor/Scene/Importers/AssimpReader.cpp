@@ -140,7 +140,8 @@ private:
 // Assimp sizes an FBX array by its declared element count before decompressing it (and reserves
 // that many vectors), whatever the compressed data holds: a 200-byte file declaring 2^31 doubles
 // makes it allocate gigabytes. zlib can't expand more than 1032:1, so an array declaring more than
-// that of its compressed size is refused before Assimp reads the file. Returns the problem or "".
+// that of its compressed size is refused before Assimp reads the file. A Layer record without its
+// index property is refused too (Assimp dereferences the missing token). Returns the problem or "".
 std::string checkBinaryFbxArrays(const char* data, size_t size)
 {
     static const char kMagic[] = "Kaydara FBX Binary  ";
@@ -169,8 +170,11 @@ std::string checkBinaryFbxArrays(const char* data, size_t size)
             continue;
         }
         size_t p = pos + head + nameLength;
-        if (end > ends.back() || end < pos + head || bytes > end - std::min<uint64_t>(end, p))
+        if (end > ends.back() || end < p || bytes > end - p)
             return {}; // malformed: Assimp's tokenizer refuses it
+        // Assimp reads a geometry Layer's index without checking that it is there (SIGSEGV).
+        if (count == 0 && nameLength == 5 && std::memcmp(data + pos + head, "Layer", 5) == 0)
+            return "a Layer record at byte " + std::to_string(pos) + " has no index";
         const size_t propsEnd = p + bytes;
         for (uint64_t i = 0; i < count && p < propsEnd; i++)
         {

@@ -14,9 +14,10 @@ make it allocate far more memory than the file could justify (found by tests/sce
   position count (Assimp reads weights past the end of its arrays: SIGSEGV) or whose `<v>` names a
   joint beyond its joint list (Assimp writes past the end of its bone array: heap corruption), and
   accessors reaching past their array (Assimp reads bind matrices without a bounds check: SIGSEGV).
-- ASCII FBX: `*N` array counts larger than the file (Assimp reserves N values).
+- ASCII FBX: `*N` array counts larger than the file (Assimp reserves N values), and a `Layer:`
+  without its index (Assimp reads the missing token: SIGSEGV).
 
-Binary FBX arrays are checked by the reader itself (AssimpReader.cpp, checkBinaryFbxArrays).
+Binary FBX (arrays, Layer records) is checked by the reader itself (AssimpReader.cpp, checkBinaryFbxArrays).
 
 Each check is a regular-expression scan of the memory-mapped file: 1.35 s for a 321 MB Collada file
 of 1M triangles, whose read and mapping take 2 s. Each returns a message for the ImporterError, or None.
@@ -35,6 +36,7 @@ _UINT = rb"([+-]?(?:0[xX][0-9a-fA-F]+|\d+))"
 # Any attribute ending in "count" (a literal start keeps the scan fast: \b made it 20 times slower).
 _COUNT = re.compile(rb"""count\s*=\s*["']\s*""" + _UINT)
 _FBX_ASCII_COUNT = re.compile(rb"\*(\d+)\s*\{")
+_FBX_ASCII_EMPTY_LAYER = re.compile(rb"Layer:[ \t]*\{")
 _TAG_ATTRIBUTES = rb"""((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*"""
 _PRIMITIVE = re.compile(rb"<(triangles|polylist|polygons|lines|linestrips|trifans|tristrips)\b" + _TAG_ATTRIBUTES
                         + rb"(/?)>", re.S)
@@ -71,7 +73,7 @@ def check(path: Path) -> str | None:
             if b"<COLLADA" in data[:4096] or path.suffix.lower() == ".dae":
                 return _check_collada(data)
             if path.suffix.lower() == ".fbx" and not head.startswith(b"Kaydara FBX Binary"):
-                return _check_counts(data, _FBX_ASCII_COUNT, "an array count")
+                return _check_counts(data, _FBX_ASCII_COUNT, "an array count") or _check_fbx_layers(data)
     return None
 
 
@@ -98,6 +100,14 @@ def _check_counts(data, pattern: re.Pattern, what: str) -> str | None:
         value = _uint(match.group(1))
         if value > size:
             return f"line {_line(data, match.start())}: {what} of {value} is more than the file's {size} bytes could hold"
+    return None
+
+
+def _check_fbx_layers(data) -> str | None:
+    """A geometry's `Layer:` must carry its index: Assimp reads it without checking (SIGSEGV)."""
+    for match in _FBX_ASCII_EMPTY_LAYER.finditer(data):
+        if match.start() == 0 or not data[match.start() - 1:match.start()].isalnum():  # not "SubLayer:"
+            return f"line {_line(data, match.start())}: a Layer has no index"
     return None
 
 
