@@ -136,6 +136,9 @@ class ImportedScene:
     lights: list[Light | FalcorLight] = field(default_factory=list)
     animations: list[Animation] = field(default_factory=list)
     env_map: EnvMap | None = None
+    # Ready cameras and lights (in `cameras` / `lights`) placed at a node: (object, node). They are
+    # animated with the node's world transform when it or an ancestor is animated.
+    followers: list[tuple[FalcorCamera | FalcorLight, int]] = field(default_factory=list)
 
     def world_matrix(self, index: int) -> np.ndarray:
         node = self.nodes[index]
@@ -318,16 +321,21 @@ def add_to_scene_builder(scene: ImportedScene, builder):
             builder.addMeshInstance(node_id, mesh_ids[mesh])
     for animation in scene.animations:
         _add_node_animations(scene, animation, node_ids, builder)
+    follows = {id(obj): node for obj, node in scene.followers}
+
+    def placed(obj, node):
+        return obj if node is None else _follow_node(scene, node, obj, builder)
+
     for camera in scene.cameras:
         if isinstance(camera, FalcorCamera):
-            builder.addCamera(camera)
+            builder.addCamera(placed(camera, follows.get(id(camera))))
         else:
-            builder.addCamera(_follow_node(scene, camera.node, _camera(scene, camera), builder))
+            builder.addCamera(placed(_camera(scene, camera), camera.node))
     for light in scene.lights:
         if isinstance(light, FalcorLight):
-            builder.addLight(light)
+            builder.addLight(placed(light, follows.get(id(light))))
         else:
-            builder.addLight(_follow_node(scene, light.node, _light(scene, light), builder))
+            builder.addLight(placed(_light(scene, light), light.node))
     if scene.env_map is not None:
         builder.envMap = scene.env_map
 

@@ -60,13 +60,7 @@ _SILENT = {"Material", "Shader", "NodeGraph", "GeomSubset"}  # handled through b
 _CONTAINERS = {"", "Xform", "Scope", "SkelRoot"}
 
 
-class UsdImportedScene(ir.ImportedScene):
-    """An ImportedScene plus the ready cameras and lights that follow an IR node's animation."""
-
-    followers: list
-
-
-def load_usd(path) -> UsdImportedScene:
+def load_usd(path) -> ir.ImportedScene:
     """Read a USD stage; raises falcor.ImporterError naming the file if it can't be read."""
     path = ir.require_file(Path(path), "USD file")
     pxr = _pxr(path)
@@ -92,10 +86,7 @@ def load_usd(path) -> UsdImportedScene:
 
 
 def import_usd(path, builder, dict_=None):
-    scene = load_usd(path)
-    ir.add_to_scene_builder(scene, builder)
-    for obj, node in scene.followers:
-        ir._follow_node(scene, node, obj, builder)
+    ir.add_to_scene_builder(load_usd(path), builder)
 
 
 def _pxr(path):
@@ -181,8 +172,7 @@ def _record_layers(stage) -> None:
 class _StageReader:
     def __init__(self, path: Path, stage, pxr):
         self.path, self.stage, self.pxr = path, stage, pxr
-        self.scene = UsdImportedScene(path)
-        self.scene.followers = []
+        self.scene = ir.ImportedScene(path)
         self.time = pxr.Usd.TimeCode.EarliestTime()
         self.fps = _positive(stage.GetTimeCodesPerSecond(), 24.0)
         self.meters_per_unit = _positive(pxr.UsdGeom.GetStageMetersPerUnit(stage), 1.0)
@@ -198,7 +188,7 @@ class _StageReader:
     def warn(self, prim_path, message: str) -> None:
         Logger.log_once(Logger.Level.Warning, f"USD '{self.path}': {prim_path}: {message}")
 
-    def read(self) -> UsdImportedScene:
+    def read(self) -> ir.ImportedScene:
         up_z = self.pxr.UsdGeom.GetStageUpAxis(self.stage) == "Z"
         root = np.diag([self.meters_per_unit] * 3 + [1.0])
         if up_z:
