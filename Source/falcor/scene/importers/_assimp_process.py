@@ -36,8 +36,10 @@ from importlib.util import module_from_spec, spec_from_file_location
 import numpy as np
 
 module_path, scene_path, roots, merge, out, limit = sys.argv[1:7]
-if int(limit):
-    resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+if int(limit):  # lower than ours when we run under a limit already (the hard one can't be raised)
+    lowest = min(v for v in (int(limit), soft, hard) if v != resource.RLIM_INFINITY)
+    resource.setrlimit(resource.RLIMIT_AS, (lowest, hard))
 spec = spec_from_file_location("_assimp_reader", module_path)
 reader = module_from_spec(spec)
 spec.loader.exec_module(reader)
