@@ -62,7 +62,9 @@ class _Reader:
         self.path, self.data = path, data
         self.elements: list[Element] = []
         self.comments: list[str] = []
-        self.byte_order = self._parse_header()
+        byte_order = self._parse_header()
+        self.ascii = byte_order is None
+        self.order = byte_order or ""  # numpy's byte-order prefix of the binary formats
 
     def _parse_header(self) -> str | None:
         end = self.data.find(b"end_header", 0, MAX_HEADER_BYTES)
@@ -71,7 +73,7 @@ class _Reader:
         newline = self.data.find(b"\n", end)
         self.body = newline + 1 if newline >= 0 else len(self.data)
         lines = self.data[:end].decode("ascii", errors="replace").splitlines()[1:]
-        byte_order = "?"
+        byte_order: str | None = "?"
         for number, line in enumerate(lines, start=2):
             words = line.split()
             if not words:
@@ -131,7 +133,7 @@ class _Reader:
         return [m.group(1) for c in self.comments if (m := re.match(r"comment\s+TextureFile\s+(.+)", c))]
 
     def _read_elements(self) -> dict:
-        if self.byte_order is None:
+        if self.ascii:
             return _AsciiBody(self.data[self.body:]).read(self.elements)
         columns, offset = {}, self.body
         for element in self.elements:
@@ -139,7 +141,7 @@ class _Reader:
         return columns
 
     def _binary_element(self, element: Element, offset: int) -> tuple[dict, int]:
-        order = self.byte_order
+        order = self.order
         lists = [p for p in element.properties if p.count_dtype]
         if not lists:
             dtype = np.dtype([(p.name, order + p.dtype) for p in element.properties])
@@ -154,14 +156,15 @@ class _Reader:
         """Rows whose lists all have the length of the first row's (all triangles): one structured view."""
         if element.count == 0:
             return {p.name: np.zeros(0) for p in element.properties}, offset
-        fields, cursor = [], offset
+        fields: list[tuple] = []
+        cursor = offset
         for p in element.properties:
             if p.count_dtype is None:
-                fields.append((p.name, self.byte_order + p.dtype))
+                fields.append((p.name, self.order + p.dtype))
                 cursor += np.dtype(p.dtype).itemsize
                 continue
-            length = int(_structured(self.data, cursor, 1, np.dtype(self.byte_order + p.count_dtype))[0])
-            fields += [(p.name + "#count", self.byte_order + p.count_dtype), (p.name, self.byte_order + p.dtype, (length,))]
+            length = int(_structured(self.data, cursor, 1, np.dtype(self.order + p.count_dtype))[0])
+            fields += [(p.name + "#count", self.order + p.count_dtype), (p.name, self.order + p.dtype, (length,))]
             cursor += np.dtype(p.count_dtype).itemsize + length * np.dtype(p.dtype).itemsize
         dtype = np.dtype(fields)
         if element.count * dtype.itemsize > len(self.data) - offset:
@@ -175,7 +178,7 @@ class _Reader:
     def _varying_rows(self, element: Element, offset: int) -> tuple[dict, int]:
         """Lists of varying length: walk the rows (polygon soups of mixed sizes; slow but rare)."""
         values: dict[str, list] = {p.name: [] for p in element.properties}
-        order = self.byte_order
+        order = self.order
         _bound_rows(element, len(self.data) - offset)
         for _ in range(element.count):
             for p in element.properties:
