@@ -171,6 +171,8 @@ CASES = {{
     "huge_vcount.dae": (re.sub(r"<vcount>(\d+)", "<vcount>4000000000", BOX, count=1), "more than the file"),
     "few_weights.dae": (BOX.replace('<vertex_weights count="8">', '<vertex_weights count="1">'), "weights for 1 vertices"),
     "joint_out_of_range.dae": (BOX.replace("<v>0 0 0 1 0 2", "<v>0 0 0 1 7 2"), "refers to joint 7"),
+    "weight_out_of_range.dae": (BOX.replace("<v>0 0 0 1 0 2 0 3 0 4 0 5 0 6", "<v>0 0 0 1 0 2 0 3 0 4 0 5 0 4294967295"),
+                                "refers to weight 4294967295"),
     "joint_minus_one.dae": (BOX.replace("<v>0 0 0 1 0 2", "<v>0 0 0 1 -1 2"), None),  # Collada's bind shape joint
     "empty_bind_poses.dae": (BOX.replace('bind_poses-array" count="16"', 'bind_poses-array" count="0"'),
                              "from an array of 0 values"),

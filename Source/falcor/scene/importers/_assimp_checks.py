@@ -12,7 +12,8 @@ make it allocate far more memory than the file could justify (found by tests/sce
   signs and spaces (Assimp's index loop does not advance past such a character and pushes indices
   until memory runs out), and skins whose `<vertex_weights count>` is smaller than their mesh's
   position count (Assimp reads weights past the end of its arrays: SIGSEGV) or whose `<v>` names a
-  joint beyond its joint list (Assimp writes past the end of its bone array: heap corruption), and
+  joint or a weight beyond its list (Assimp writes past the end of its bone array: heap corruption;
+  reads past its weights: SIGSEGV), and
   accessors reaching past their array (Assimp reads bind matrices without a bounds check: SIGSEGV).
 - ASCII FBX: `*N` array counts larger than the file (Assimp reserves N values), and a `Layer:`
   without its index (Assimp reads the missing token: SIGSEGV).
@@ -171,7 +172,7 @@ def _check_skins(data, sources) -> str | None:
         if mesh in positions and count < positions[mesh]:
             return (f"line {_line(data, skin.start())}: the skin of '{mesh}' has weights for {count} vertices, "
                     f"fewer than the mesh's {positions[mesh]} positions")
-        problem = _check_joint_indices(body, weights.group(2) if weights else b"")
+        problem = _check_joint_indices(body, weights.group(2) if weights else b"", sources)
         if problem:
             return f"line {_line(data, skin.start())}: the skin of '{mesh}' {problem}"
     return None
@@ -190,10 +191,12 @@ def _position_counts(data, sources) -> dict[str, int]:
     return counts
 
 
-def _check_joint_indices(skin: bytes, weights: bytes) -> str | None:
+def _check_joint_indices(skin: bytes, weights: bytes, sources) -> str | None:
     """Joint indices in <v> must name a joint: Assimp appends each weight to the bone list at that
-    index without a bounds check (a heap overflow: "malloc(): corrupted top size")."""
+    index without a bounds check (a heap overflow: "malloc(): corrupted top size"). Weight indices
+    must name a weight: Assimp reads the weight without one (SIGSEGV on 4294967295)."""
     inputs = [_attributes(m.group(1)) for m in _INPUT.finditer(weights)]
+    weight_inputs = [i for i in inputs if i.get("semantic") == "WEIGHT"]
     joint_inputs = [i for i in inputs if i.get("semantic") == "JOINT"]
     if not joint_inputs:
         return None
@@ -214,6 +217,12 @@ def _check_joint_indices(skin: bytes, weights: bytes) -> str | None:
         highest = max(used, default=-1)
         if joints and highest >= min(joints):
             return f"refers to joint {highest}, but has {min(joints)} joints"
+        for w in weight_inputs:
+            source = sources.get(w.get("source", "").lstrip("#"))
+            offset = _uint_or_zero(w.get("offset", ""))
+            highest = max([int(j) for j in tokens[:signed][offset::per_vertex]] + [0], default=0)
+            if source is not None and highest >= max(source[2], 1):
+                return f"refers to weight {highest}, but has {source[2]} weights"
     return None
 
 
