@@ -1,6 +1,7 @@
-"""Checks every importer's tests apply to the real third-party files in ../shared/assets: the file
-loads through `falcor.load_scene` and through a pyscene's `sceneBuilder.importScene` into the same
-scene, and a few path-traced samples of it are finite."""
+"""What every importer's tests share: importing into a SceneBuilder and reading its node tree, and
+the checks applied to the real third-party files in ../shared/assets (the file loads through
+`falcor.load_scene` and through a pyscene's `sceneBuilder.importScene` into the same scene, and a
+few path-traced samples of it are finite)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,9 +9,24 @@ from pathlib import Path
 import numpy as np
 
 import falcor
+from falcor.scene.animation import INVALID_ID
+from falcor.scene.scene_builder import SceneBuilder, SceneBuilderFlags
 
 COUNTS = ("meshCount", "meshInstanceCount", "uniqueTriangleCount", "instancedTriangleCount", "materialCount",
           "totalLightCount")
+
+
+def imported(path, flags=SceneBuilderFlags.Default) -> SceneBuilder:
+    builder = SceneBuilder(flags)
+    builder.importScene(path)
+    return builder
+
+
+def builder_world(builder, index) -> np.ndarray:
+    """The world matrix of the builder's node `index`."""
+    node = builder.nodes[index]
+    local = np.asarray(node.matrix, np.float64)
+    return local if node.parent == INVALID_ID else builder_world(builder, node.parent) @ local
 
 
 def load_both_ways(path: Path, tmp_path: Path):

@@ -18,13 +18,12 @@ import pytest
 from PIL import Image
 
 import falcor
-from falcor.scene.animation import INVALID_ID
 from falcor.scene.importers import assimp
 from falcor.scene.material import MaterialTextureSlot, ShadingModel
-from falcor.scene.scene_builder import SceneBuilder, SceneBuilderFlags
+from falcor.scene.scene_builder import SceneBuilderFlags
 
 import fbx_binary
-from asset_checks import assert_renders_finite, load_both_ways
+from asset_checks import assert_renders_finite, builder_world, imported, load_both_ways
 from helpers import read_texture
 from shared_files import shared_path
 
@@ -35,18 +34,6 @@ def fbx_asset(name: str) -> Path:
 
 def dae_asset(name: str) -> Path:
     return Path(shared_path("assets", "collada", name))
-
-
-def imported(path, flags=SceneBuilderFlags.Default) -> SceneBuilder:
-    builder = SceneBuilder(flags)
-    builder.importScene(path)
-    return builder
-
-
-def builder_world(builder, index):
-    node = builder.nodes[index]
-    local = np.asarray(node.matrix, np.float64)
-    return local if node.parent == INVALID_ID else builder_world(builder, node.parent) @ local
 
 
 def world_vertices(builder) -> np.ndarray:

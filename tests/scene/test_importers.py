@@ -16,12 +16,12 @@ import pytest
 import trimesh
 
 import falcor
-from falcor.scene.animation import INVALID_ID
 from falcor.scene.importers import _imported as ir
 from falcor.scene.importers import gltf, obj, ply
 from falcor.scene.material import MaterialTextureSlot, ShadingModel
-from falcor.scene.scene_builder import SceneBuilder, SceneBuilderFlags
+from falcor.scene.scene_builder import SceneBuilderFlags
 from helpers import read_texture
+from asset_checks import builder_world, imported
 from shared_files import shared_path
 
 S45 = math.sin(math.pi / 4)
@@ -571,18 +571,6 @@ def test_gltf_missing_buffer_file_names_it(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # Into a SceneBuilder (through importScene and the importer registry)
 # ---------------------------------------------------------------------------------------------
-def imported(path, flags=SceneBuilderFlags.Default) -> SceneBuilder:
-    builder = SceneBuilder(flags)
-    builder.importScene(path)
-    return builder
-
-
-def builder_world(builder, index):
-    node = builder.nodes[index]
-    local = np.asarray(node.matrix, np.float64)
-    return local if node.parent == INVALID_ID else builder_world(builder, node.parent) @ local
-
-
 def half(values):
     return pytest.approx([float(np.float16(v)) for v in values])
 
