@@ -23,6 +23,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 import falcor
 from PIL import Image
+from fuzz_cases import Outcomes, truncated_or_flipped
 
 KIND, EXAMPLES = {kind!r}, {examples}
 folder = Path(tempfile.mkdtemp())
@@ -78,12 +79,8 @@ GLTF_PATHS = [("accessors", 0, "count"), ("accessors", 1, "count"), ("accessors"
 def damaged(draw):
     data = bytearray(VALID)
     mode = draw(st.sampled_from(["truncate", "flip", "json"] if KIND == "gltf" else ["truncate", "flip", "values"]))
-    if mode == "truncate":
-        return bytes(data[:draw(st.integers(0, len(data) - 1))])
-    if mode == "flip":
-        for _ in range(draw(st.integers(1, 8))):
-            data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-        return bytes(data)
+    if mode in ("truncate", "flip"):
+        return truncated_or_flipped(draw, VALID, mode)
     if mode == "values" and KIND in ("ply", "obj"):  # hostile numbers in the payload
         text = data.decode("latin-1")
         for token in ("3", "1", "0"):
@@ -109,7 +106,7 @@ def load(path):
         falcor.read_image(path)
 
 
-outcomes = {{}}
+outcomes = Outcomes()
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -117,16 +114,11 @@ outcomes = {{}}
 def fuzz(content):
     path = folder / ("case." + KIND)
     path.write_bytes(content)
-    try:
-        load(path)
-        outcomes["ok"] = outcomes.get("ok", 0) + 1
-    except (falcor.ImporterError, falcor.RuntimeError) as e:
-        assert "case." + KIND in str(e), f"error naming no file: {{e}}"
-        outcomes["error"] = outcomes.get("error", 0) + 1
+    outcomes.load(load, path, (falcor.RuntimeError,))
 
 
 fuzz()
-print("outcomes", outcomes)
+print(outcomes)
 '''
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 import falcor
 import fbx_binary
+from fuzz_cases import Outcomes, truncated_or_flipped
 from shared_files import shared_path
 
 KIND, EXAMPLES = {kind!r}, {examples}
@@ -62,12 +63,8 @@ def damaged(draw):
     data = bytearray(draw(st.sampled_from(VALID)))
     modes = ["truncate", "flip", "hostile"]
     mode = draw(st.sampled_from(modes))
-    if mode == "truncate":
-        return bytes(data[:draw(st.integers(0, len(data) - 1))])
-    if mode == "flip":
-        for _ in range(draw(st.integers(1, 8))):
-            data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-        return bytes(data)
+    if mode in ("truncate", "flip"):
+        return truncated_or_flipped(draw, bytes(data), mode)
     if KIND == "fbx-binary":
         version, arrays, records = binary_structure(bytes(data))
         for _ in range(draw(st.integers(1, 3))):
@@ -90,7 +87,7 @@ def damaged(draw):
     return text.encode("latin-1")
 
 
-outcomes = {{}}
+outcomes = Outcomes()
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -98,16 +95,11 @@ outcomes = {{}}
 def fuzz(content):
     path = folder / ("case" + SUFFIX)
     path.write_bytes(content)
-    try:
-        scene = falcor.load_scene(path)
-        outcomes["ok"] = outcomes.get("ok", 0) + 1
-    except falcor.ImporterError as e:
-        assert "case" + SUFFIX in str(e), f"error naming no file: {{e}}"
-        outcomes["error"] = outcomes.get("error", 0) + 1
+    outcomes.load(falcor.load_scene, path)
 
 
 fuzz()
-print("outcomes", outcomes)
+print(outcomes)
 '''
 
 

@@ -20,6 +20,7 @@ COMMON = r'''
 import re, tempfile
 from pathlib import Path
 import falcor
+from fuzz_cases import Outcomes, truncated_or_flipped
 
 folder = Path(tempfile.mkdtemp())
 (folder / "tri.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\n")
@@ -54,25 +55,20 @@ VALID = """<scene version="3.0.0">
   <emitter type="constant"><rgb name="radiance" value="0.1"/></emitter>
 </scene>
 """
-outcomes = {{}}
+outcomes = Outcomes()
 
 
 def load(content, name="case.xml"):
     path = folder / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
-    try:
-        falcor.load_scene(path)
-        outcomes["ok"] = outcomes.get("ok", 0) + 1
-    except falcor.ImporterError as e:
-        assert name in str(e), f"error naming no file: {{e}}"
-        outcomes["error"] = outcomes.get("error", 0) + 1
+    outcomes.load(falcor.load_scene, path)
 '''
 
 DAMAGED = COMMON + r'''
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 load(VALID)
-assert outcomes == {{"ok": 1}}, outcomes
+assert outcomes.counts == {{"ok": 1}}, outcomes
 HOSTILE = st.sampled_from(["nan", "inf", "-inf", "1e39", "-1e39", "-1", "0", "1e-45", "1e38", "99999999999999999999", "",
                            "$undefined", "x", "1,2", "0 0 0", "4294967297", "-2147483649", "true", "1e308", "\\$", "&amp;"])
 VALUES = list(re.finditer(r'(value|x|y|z|angle|origin|target|up|filename|type|id)="([^"]*)"', VALID))
@@ -81,13 +77,8 @@ VALUES = list(re.finditer(r'(value|x|y|z|angle|origin|target|up|filename|type|id
 @st.composite
 def damaged(draw):
     mode = draw(st.sampled_from(["truncate", "flip", "values"]))
-    data = bytearray(VALID.encode())
-    if mode == "truncate":
-        return bytes(data[:draw(st.integers(0, len(data) - 1))])
-    if mode == "flip":
-        for _ in range(draw(st.integers(1, 8))):
-            data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-        return bytes(data)
+    if mode in ("truncate", "flip"):
+        return truncated_or_flipped(draw, VALID.encode(), mode)
     text = VALID
     for m in sorted(draw(st.lists(st.sampled_from(VALUES), min_size=1, max_size=4, unique_by=lambda m: m.start())),
                     key=lambda m: -m.start()):
@@ -102,7 +93,7 @@ def fuzz(content):
 
 
 fuzz()
-print("outcomes", outcomes)
+print(outcomes)
 '''
 
 HOSTILE = COMMON + r'''
@@ -158,7 +149,7 @@ cases = [
 ]
 for case in cases:
     load(case)
-print("outcomes", outcomes)
+print(outcomes)
 '''
 
 

@@ -21,6 +21,7 @@ import math, re, tempfile
 from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 import falcor
+from fuzz_cases import Outcomes, truncated_or_flipped
 
 falcor.Logger.verbosity = falcor.Logger.Level.Error
 EXAMPLES = {examples}
@@ -91,13 +92,8 @@ SPLICES = st.sampled_from([
 def damaged(draw):
     text = VALID
     mode = draw(st.sampled_from(["truncate", "flip", "numbers", "splice", "splice"]))
-    if mode == "truncate":
-        return text[:draw(st.integers(0, len(text) - 1))].encode()
-    if mode == "flip":
-        data = bytearray(text.encode())
-        for _ in range(draw(st.integers(1, 8))):
-            data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-        return bytes(data)
+    if mode in ("truncate", "flip"):
+        return truncated_or_flipped(draw, text.encode(), mode)
     if mode == "numbers":
         matches = list(NUMBER.finditer(text))
         for _ in range(draw(st.integers(1, 4))):
@@ -111,7 +107,7 @@ def damaged(draw):
     return ("".join(lines[:at]) + draw(SPLICES) + "".join(lines[at:])).encode("latin-1")
 
 
-outcomes = {{}}
+outcomes = Outcomes()
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -119,16 +115,11 @@ outcomes = {{}}
 def fuzz(content):
     path = folder / "case.pbrt"
     path.write_bytes(content)
-    try:
-        falcor.load_scene(str(path))
-        outcomes["ok"] = outcomes.get("ok", 0) + 1
-    except falcor.ImporterError as e:
-        assert ".pbrt" in str(e), f"error naming no file: {{e}}"
-        outcomes["error"] = outcomes.get("error", 0) + 1
+    outcomes.load(falcor.load_scene, path)
 
 
 fuzz()
-print("outcomes", outcomes)
+print(outcomes)
 '''
 
 

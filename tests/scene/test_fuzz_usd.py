@@ -33,6 +33,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 from PIL import Image
 import falcor
+from fuzz_cases import Outcomes, truncated_or_flipped
 
 KIND, EXAMPLES, folder = @KIND@, @EXAMPLES@, Path(@FOLDER@)
 Image.fromarray(np.uint8([[0, 255], [255, 0]])).save(folder / "tex.png")
@@ -161,12 +162,7 @@ def damaged(draw, name):
         modes = ["values", "nest", "self"]
     mode = draw(st.sampled_from(modes))
     if mode in ("truncate", "flip"):
-        data = bytearray(VALID_BYTES)
-        if mode == "truncate":
-            return bytes(data[:draw(st.integers(0, len(data) - 1))])
-        for _ in range(draw(st.integers(1, 16))):
-            data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-        return bytes(data)
+        return truncated_or_flipped(draw, VALID_BYTES, mode, max_flips=16)
     fields = dict(FIELDS)
     if mode == "values":
         for key in draw(st.lists(st.sampled_from(sorted(FIELDS)), min_size=1, max_size=4)):
@@ -184,7 +180,7 @@ def damaged(draw, name):
 
 NAME = "case." + KIND
 VALID_BYTES = VALID.encode() if KIND == "usda" else to_usdc(VALID, NAME)
-outcomes = {}
+outcomes = Outcomes()
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -197,16 +193,11 @@ def fuzz(content):
     path = case_dir / NAME
     path.write_bytes(content)
     (folder / ("current." + KIND)).write_bytes(content)
-    try:
-        scene = falcor.load_scene(path)
-        outcomes["ok"] = outcomes.get("ok", 0) + 1
-    except falcor.ImporterError as e:
-        assert NAME in str(e), f"error naming no file: <<e>>"
-        outcomes["error"] = outcomes.get("error", 0) + 1
+    outcomes.load(falcor.load_scene, path)
 
 
 fuzz()
-print("outcomes", outcomes)
+print(outcomes)
 '''
 
 
