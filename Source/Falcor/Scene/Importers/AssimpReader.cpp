@@ -478,6 +478,20 @@ py::dict meshDict(const aiMesh* mesh)
     return d;
 }
 
+// The values of a material property's raw bytes read as an array of T (a partial last value is dropped).
+template<typename T>
+py::list valuesOf(const char* data, size_t size)
+{
+    py::list values;
+    for (size_t i = 0; i + sizeof(T) <= size; i += sizeof(T))
+    {
+        T v;
+        std::memcpy(&v, data + i, sizeof v);
+        values.append(v);
+    }
+    return values;
+}
+
 py::object propertyValue(const aiMaterialProperty* p)
 {
     const char* data = p->mData;
@@ -485,38 +499,11 @@ py::object propertyValue(const aiMaterialProperty* p)
     switch (p->mType)
     {
     case aiPTI_Float:
-    {
-        py::list values;
-        for (size_t i = 0; i + sizeof(float) <= size; i += sizeof(float))
-        {
-            float v;
-            std::memcpy(&v, data + i, sizeof v);
-            values.append(v);
-        }
-        return values;
-    }
+        return valuesOf<float>(data, size);
     case aiPTI_Double:
-    {
-        py::list values;
-        for (size_t i = 0; i + sizeof(double) <= size; i += sizeof(double))
-        {
-            double v;
-            std::memcpy(&v, data + i, sizeof v);
-            values.append(v);
-        }
-        return values;
-    }
+        return valuesOf<double>(data, size);
     case aiPTI_Integer:
-    {
-        py::list values;
-        for (size_t i = 0; i + sizeof(int32_t) <= size; i += sizeof(int32_t))
-        {
-            int32_t v;
-            std::memcpy(&v, data + i, sizeof v);
-            values.append(v);
-        }
-        return values;
-    }
+        return valuesOf<int32_t>(data, size);
     case aiPTI_String:
     {
         // An aiString as stored in a material: 32-bit length, characters, terminating zero.
