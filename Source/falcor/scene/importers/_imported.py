@@ -1,14 +1,16 @@
 """What every asset importer produces, and the one function that adds it to a SceneBuilder.
 
-A format parser (gltf.py, obj.py, ply.py, ...) reads a file into an `ImportedScene`: a node tree, triangle
-meshes as numpy arrays, materials, cameras, lights, node animations and an environment map. Where a
-format has something the neutral records below don't describe (a PBRT material, an area light, a
-camera given by its own matrices), the parser puts the ready Falcor object in the same list: a
-material (`IMaterial`), a light or camera already placed in world space, added as it is. Values are already in Falcor's
-conventions (the parser knows how Falcor's Assimp importer treats its format): texture coordinates have
-their origin at the top-left of the image, material parameters are the ones Falcor's StandardMaterial
-stores, light intensities are Falcor radiance. `add_to_scene_builder` then creates everything through
-the public SceneBuilder API, so all formats share one path into the scene.
+A format parser (gltf.py, obj.py, ply.py, ...) reads a file into an `ImportedScene`: a node tree,
+triangle meshes as numpy arrays, materials, cameras, lights, node animations and an environment map.
+Where a format has something the neutral records below don't describe (a PBRT material, an area
+light, a camera given by its own matrices), the parser puts the ready Falcor object in the same
+list: a material (`IMaterial`), a light or camera already placed in world space, added as it is.
+Values are already in Falcor's conventions (the parser knows how Falcor's Assimp importer treats
+its format): texture coordinates have their origin at the top-left of the image, material
+parameters are the ones Falcor's StandardMaterial stores, light intensities are Falcor radiance.
+`add_to_scene_builder` then creates everything through the SceneBuilder (its public API, but for
+nodes, which get the file's matrix as Falcor's C++ importers give it), so all formats share one
+path into the scene.
 
 Matrices are numpy (4, 4) float64 arrays acting on column vectors (p' = M @ p); quaternions are
 (x, y, z, w) as in glTF.
@@ -211,9 +213,9 @@ def trs_matrix(translation, rotation_xyzw, scale) -> np.ndarray:
 
 
 def decompose(matrix, what: str):
-    """(translation, rotationEuler, scaling) of an affine matrix as Falcor's Transform holds them:
-    M = T * R * S with R = Rz * Ry * Rx (angles in radians). Shear cannot be expressed; it is dropped
-    with a warning naming `what`."""
+    """(translation, rotationEuler, scaling) of an affine matrix as Falcor's Transform holds them
+    (animation keyframes): M = T * R * S with R = Rz * Ry * Rx (angles in radians). Shear cannot be
+    expressed; it is dropped with a warning naming `what`."""
     if np.array_equal(matrix, np.eye(4)):  # most files' root node; spares single-mesh formats importing trimesh
         return np.zeros(3), np.zeros(3), np.ones(3)
     try:
