@@ -13,6 +13,7 @@ private temporary folder, in which every large array is a reference to a `.npy` 
 """
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
@@ -31,7 +32,7 @@ _INLINE_ELEMENTS = 256  # arrays up to this size travel inside the document (nod
 _MAX_DOCUMENT_BYTES = 1 << 30
 
 CHILD = r'''
-import base64, json, os, resource, sys
+import base64, itertools, json, os, resource, sys
 from importlib.util import module_from_spec, spec_from_file_location
 import numpy as np
 
@@ -43,7 +44,7 @@ if int(limit):  # lower than ours when we run under a limit already (the hard on
 spec = spec_from_file_location("_assimp_reader", module_path)
 reader = module_from_spec(spec)
 spec.loader.exec_module(reader)
-arrays = []
+files = itertools.count()
 
 
 def encode(value):
@@ -58,9 +59,9 @@ def encode(value):
     if isinstance(value, np.ndarray):
         if value.size <= INLINE:
             return {"__array__": value.tolist(), "dtype": value.dtype.name}
-        np.save(os.path.join(out, f"{len(arrays)}.npy"), value, allow_pickle=False)
-        arrays.append(value.dtype.name)
-        return {"__file__": len(arrays) - 1, "dtype": value.dtype.name, "shape": list(value.shape)}
+        index = next(files)
+        np.save(os.path.join(out, f"{index}.npy"), value, allow_pickle=False)
+        return {"__file__": index, "dtype": value.dtype.name, "shape": list(value.shape)}
     return value
 
 
@@ -110,7 +111,7 @@ def _how_it_ended(child: subprocess.CompletedProcess) -> str:
         return f"libassimp crashed: {name}"
     last = (child.stderr or "").strip().splitlines()[-1:] or ["no message"]
     if "MemoryError" in last[0]:
-        return "it needed more memory than the machine has"
+        return "it needed more memory than the reader may use"
     return f"exit status {child.returncode}: {last[0][:500]}"
 
 
@@ -120,8 +121,6 @@ def _decode(value, folder: Path):
     if not isinstance(value, dict):
         return value
     if "__bytes__" in value:
-        import base64
-
         return base64.b64decode(value["__bytes__"])
     if "__array__" in value:
         return np.array(value["__array__"], dtype=_dtype(value["dtype"]))
