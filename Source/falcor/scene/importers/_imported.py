@@ -216,8 +216,6 @@ def decompose(matrix, what: str):
     """(translation, rotationEuler, scaling) of an affine matrix as Falcor's Transform holds them
     (animation keyframes): M = T * R * S with R = Rz * Ry * Rx (angles in radians). Shear cannot be
     expressed; it is dropped with a warning naming `what`."""
-    if np.array_equal(matrix, np.eye(4)):  # most files' root node; spares single-mesh formats importing trimesh
-        return np.zeros(3), np.zeros(3), np.ones(3)
     try:
         scale, shear, angles, translate, _ = _tf().decompose_matrix(matrix)
     except ValueError:  # singular: a zero scale (glTF uses it to hide nodes) leaves no rotation to recover
