@@ -1,0 +1,376 @@
+#include "SVGFFilter.h"
+#include "Core/ThreadPool.h"
+#include "Utils/Color/ColorHelpers.h"
+#include "Utils/Math/MathHelpers.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace falcor;
+
+namespace svgf
+{
+namespace
+{
+constexpr float kMaxHistoryLength = 32.f;
+
+// GPU semantics where they differ from the C++ library's: saturate and max drop NaN (a miss
+// pixel's zero normal packs to NaN), float-to-int conversion truncates and maps NaN to 0.
+float gpuSaturate(float v)
+{
+    return v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
+}
+
+int gpuToInt(float v)
+{
+    return v == v ? int(std::clamp(v, -1e9f, 1e9f)) : 0;
+}
+
+/// Falcor's oct_to_ndir_snorm, the inverse of ndirToOctSnorm.
+float3 octSnormToNdir(float2 p)
+{
+    float3 n(p.x(), p.y(), 1.f - std::abs(p.x()) - std::abs(p.y()));
+    if (n.z() < 0.f)
+        n = float3((1.f - std::abs(n.y())) * (n.x() >= 0.f ? 1.f : -1.f), (1.f - std::abs(n.x())) * (n.y() >= 0.f ? 1.f : -1.f), n.z());
+    return normalize(n);
+}
+
+/// A pixel's depth and normal as the filters compare them (the normal after octahedral packing).
+struct Surface
+{
+    float z, zSlope;
+    float3 normal;
+};
+
+Surface unpackSurface(const float4& linearZAndNormal)
+{
+    return {linearZAndNormal.x(), linearZAndNormal.y(), octSnormToNdir(float2(linearZAndNormal.z(), linearZAndNormal.w()))};
+}
+
+Image<Surface> unpackSurfaces(const Image<float4>& packed)
+{
+    Image<Surface> surfaces{packed.width, packed.height, std::vector<Surface>(packed.texels.size())};
+    parallelForRows(packed.height, [&](uint32_t y) {
+        for (uint32_t x = 0; x < packed.width; ++x)
+            surfaces.at(x, y) = unpackSurface(packed.at(x, y));
+    });
+    return surfaces;
+}
+
+/// Falcor's computeWeight: the edge-stopping weight of a neighbour by depth, normal and luminance.
+float edgeStoppingWeight(float zCenter, float zP, float phiDepth, const float3& nCenter, const float3& nP, float phiNormal,
+                         float lumCenter, float lumP, float phiLum)
+{
+    const float weightNormal = std::pow(gpuSaturate(dot(nCenter, nP)), phiNormal);
+    const float weightZ = phiDepth == 0.f ? 0.f : std::abs(zCenter - zP) / phiDepth;
+    const float weightLum = std::abs(lumCenter - lumP) / phiLum;
+    return std::exp(0.f - std::fmax(weightLum, 0.f) - std::fmax(weightZ, 0.f)) * weightNormal;
+}
+
+/// Rows of an image computed in parallel: out.at(x, y) = shade(x, y).
+template<typename T, typename Shade>
+void fill(Image<T>& out, Shade&& shade)
+{
+    parallelForRows(out.height, [&](uint32_t y) {
+        for (uint32_t x = 0; x < out.width; ++x)
+            out.at(x, y) = shade(x, y);
+    });
+}
+
+/// Stage 1 (SVGFPackLinearZAndNormal): linear z, its slope and the octahedral normal.
+void packLinearZAndNormal(const FrameInputs& in, Image<float4>& packed)
+{
+    fill(packed, [&](uint32_t x, uint32_t y) {
+        const float2 oct = ndirToOctSnorm(in.worldNormal.at(x, y).xyz());
+        return float4(in.linearZ.at(x, y).x(), in.linearZ.at(x, y).y(), oct.x(), oct.y());
+    });
+}
+
+/// Output of stage 2 per pixel.
+struct Reprojected
+{
+    Image<float4> illumination; ///< Temporally integrated illumination; .a: variance from the moments.
+    Image<float2> moments;
+    Image<float> length;
+};
+
+/// Stage 2 (SVGFReproject): the previous frame's data at this pixel, when its surface matches.
+class Reprojector
+{
+public:
+    Reprojector(const FrameInputs& in, const Image<Surface>& current, const History& history)
+        : mIn(in), mCurrent(current), mPrevious(unpackSurfaces(history.linearZAndNormal)), mHistory(history)
+    {}
+
+    struct Previous
+    {
+        float4 illumination{0.f};
+        float2 moments{0.f};
+        float length = 0.f;
+        bool valid = false;
+    };
+
+    Previous load(uint32_t x, uint32_t y) const
+    {
+        const float2 dims(float(mIn.color.width), float(mIn.color.height));
+        const float4 motion = mIn.motion.at(x, y);
+        const float2 posPrev(float(x) + motion.x() * dims.x(), float(y) + motion.y() * dims.y());
+        // +0.5: the pixel whose center is nearest.
+        const int2 iposPrev(gpuToInt(posPrev.x() + 0.5f), gpuToInt(posPrev.y() + 0.5f));
+        const Check check{mCurrent.at(x, y), mIn.posNormalFwidth.at(x, y).y(), iposPrev, int2(int(dims.x()), int(dims.y()))};
+
+        Previous prev = bilinear(check, posPrev);
+        if (!prev.valid)
+            prev = crossBilateral(check);
+        if (prev.valid)
+            prev.length = mHistory.length.load(iposPrev.x(), iposPrev.y());
+        else
+            prev = Previous{};
+        return prev;
+    }
+
+private:
+    /// Falcor's isReprjValid for one previous-frame texel.
+    struct Check
+    {
+        Surface current;
+        float normalFwidth;
+        int2 iposPrev;
+        int2 dims;
+
+        bool accepts(const Surface& prev) const
+        {
+            if (iposPrev.x() < 1 || iposPrev.y() < 1 || iposPrev.x() > dims.x() - 1 || iposPrev.y() > dims.y() - 1)
+                return false;
+            if (std::abs(prev.z - current.z) / (current.zSlope + 1e-2f) > 10.f)
+                return false;
+            return !(length(current.normal - prev.normal) / (normalFwidth + 1e-2f) > 16.f);
+        }
+    };
+
+    /// A previous-frame surface; outside the image it reads as a zero texel does.
+    Surface previousSurface(int x, int y) const
+    {
+        static const Surface kZeroTexel = unpackSurface(float4(0.f));
+        return mPrevious.inside(x, y) ? mPrevious.at(uint32_t(x), uint32_t(y)) : kZeroTexel;
+    }
+
+    /// The bilinear taps around the reprojected position that pass the check, renormalized.
+    Previous bilinear(const Check& check, float2 posPrev) const
+    {
+        const int2 base(gpuToInt(posPrev.x()), gpuToInt(posPrev.y()));
+        const int2 offsets[4] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+        bool accepted[4];
+        bool any = false;
+        for (int i = 0; i < 4; ++i)
+        {
+            accepted[i] = check.accepts(previousSurface(base.x() + offsets[i].x(), base.y() + offsets[i].y()));
+            any = any || accepted[i];
+        }
+        Previous prev;
+        if (!any)
+            return prev;
+        const float fx = posPrev.x() - std::floor(posPrev.x()), fy = posPrev.y() - std::floor(posPrev.y());
+        const float weights[4] = {(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy};
+        float sumWeights = 0.f;
+        for (int i = 0; i < 4; ++i)
+        {
+            if (!accepted[i])
+                continue;
+            const int2 p = base + offsets[i];
+            prev.illumination += weights[i] * mHistory.lighting.load(p.x(), p.y());
+            prev.moments += weights[i] * mHistory.moments.load(p.x(), p.y());
+            sumWeights += weights[i];
+        }
+        prev.valid = sumWeights >= 0.01f;
+        prev.illumination = prev.valid ? prev.illumination / sumWeights : float4(0.f);
+        prev.moments = prev.valid ? prev.moments / sumWeights : float2(0.f);
+        return prev;
+    }
+
+    /// Fallback: the mean of the matching texels of the 3x3 block around the reprojected pixel.
+    Previous crossBilateral(const Check& check) const
+    {
+        Previous prev;
+        float count = 0.f;
+        for (int yy = -1; yy <= 1; ++yy)
+            for (int xx = -1; xx <= 1; ++xx)
+            {
+                const int2 p = check.iposPrev + int2(xx, yy);
+                if (!check.accepts(previousSurface(p.x(), p.y())))
+                    continue;
+                prev.illumination += mHistory.lighting.load(p.x(), p.y());
+                prev.moments += mHistory.moments.load(p.x(), p.y());
+                count += 1.f;
+            }
+        prev.valid = count > 0.f;
+        if (prev.valid)
+        {
+            prev.illumination /= count;
+            prev.moments /= count;
+        }
+        return prev;
+    }
+
+    const FrameInputs& mIn;
+    const Image<Surface>& mCurrent;
+    const Image<Surface> mPrevious;
+    const History& mHistory;
+};
+
+/// Stage 2: demodulated illumination blended with its reprojected history, with moments and variance.
+void reproject(const FrameInputs& in, const Image<Surface>& current, const History& history, const Settings& s, Reprojected& out)
+{
+    const Reprojector reprojector(in, current, history);
+    parallelForRows(in.color.height, [&](uint32_t y) {
+        for (uint32_t x = 0; x < in.color.width; ++x)
+        {
+            const float3 albedo = max(in.albedo.at(x, y).xyz(), float3(0.001f));
+            float3 illumination = (in.color.at(x, y).xyz() - in.emission.at(x, y).xyz()) / albedo;
+            if (std::isnan(illumination.x()) || std::isnan(illumination.y()) || std::isnan(illumination.z()))
+                illumination = float3(0.f); // Falcor's guard against path tracer NaNs.
+
+            const Reprojector::Previous prev = reprojector.load(x, y);
+            const float length = std::min(kMaxHistoryLength, prev.valid ? prev.length + 1.f : 1.f);
+            // Short histories weigh every frame equally.
+            const float alpha = prev.valid ? std::max(s.alpha, 1.f / length) : 1.f;
+            const float alphaMoments = prev.valid ? std::max(s.momentsAlpha, 1.f / length) : 1.f;
+
+            const float lum = luminance(illumination);
+            const float2 moments = lerp(prev.moments, float2(lum, lum * lum), alphaMoments);
+            const float variance = std::max(0.f, moments.y() - moments.x() * moments.x());
+            float4 integrated = lerp(prev.illumination, float4(illumination.x(), illumination.y(), illumination.z(), 0.f), alpha);
+            integrated.w() = variance;
+            out.illumination.at(x, y) = integrated;
+            out.moments.at(x, y) = moments;
+            out.length.at(x, y) = length;
+        }
+    });
+}
+
+/// Stage 3 (SVGFFilterMoments): below 4 frames of history, variance from a 7x7 cross-bilateral
+/// estimate of the moments (boosted by 4 / length), which also filters the illumination.
+void filterMoments(const Reprojected& r, const Image<Surface>& surfaces, const Settings& s, Image<float4>& out)
+{
+    fill(out, [&](uint32_t x, uint32_t y) {
+        const float length = r.length.at(x, y);
+        const float4 center = r.illumination.at(x, y);
+        const Surface& sc = surfaces.at(x, y);
+        if (length >= 4.f || sc.z < 0.f) // Enough history, or no surface (environment).
+            return center;
+        const float lumCenter = luminance(center.xyz());
+        const float phiDepth = std::fmax(sc.zSlope, 1e-8f) * 3.f;
+        float sumWeights = 0.f;
+        float3 sumIllumination(0.f);
+        float2 sumMoments(0.f);
+        const int radius = 3;
+        for (int yy = -radius; yy <= radius; ++yy)
+            for (int xx = -radius; xx <= radius; ++xx)
+            {
+                const int px = int(x) + xx, py = int(y) + yy;
+                if (!r.illumination.inside(px, py))
+                    continue;
+                const float3 illumination = r.illumination.at(px, py).xyz();
+                const Surface& sp = surfaces.at(px, py);
+                const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), sc.normal, sp.normal,
+                                                   s.phiNormal, lumCenter, luminance(illumination), s.phiColor);
+                sumWeights += w;
+                sumIllumination += illumination * w;
+                sumMoments += r.moments.at(px, py) * w;
+            }
+        sumWeights = std::max(sumWeights, 1e-6f);
+        sumIllumination /= sumWeights;
+        sumMoments /= sumWeights;
+        const float variance = (sumMoments.y() - sumMoments.x() * sumMoments.x()) * (4.f / length);
+        return float4(sumIllumination.x(), sumIllumination.y(), sumIllumination.z(), variance);
+    });
+}
+
+/// The variance at a pixel blurred by a 3x3 Gaussian (outside texels count as 0).
+float blurredVariance(const Image<float4>& illumination, int x, int y)
+{
+    const float kernel[2][2] = {{1.f / 4.f, 1.f / 8.f}, {1.f / 8.f, 1.f / 16.f}};
+    float sum = 0.f;
+    for (int yy = -1; yy <= 1; ++yy)
+        for (int xx = -1; xx <= 1; ++xx)
+            sum += illumination.load(x + xx, y + yy).w() * kernel[std::abs(xx)][std::abs(yy)];
+    return sum;
+}
+
+/// Stage 4 (SVGFAtrous): one a-trous iteration, a 5x5 B3-spline kernel with holes of `step` pixels
+/// and edge-stopping weights; the variance (alpha) is filtered with the squared weights.
+void atrousStep(const Image<float4>& in, const Image<Surface>& surfaces, const Settings& s, int step, Image<float4>& out)
+{
+    const float kernelWeights[3] = {1.f, 2.f / 3.f, 1.f / 6.f};
+    fill(out, [&](uint32_t x, uint32_t y) {
+        const float4 center = in.at(x, y);
+        const float lumCenter = luminance(center.xyz());
+        const float variance = blurredVariance(in, int(x), int(y));
+        const Surface& sc = surfaces.at(x, y);
+        if (sc.z < 0.f)
+            return center;
+        const float phiLum = s.phiColor * std::sqrt(std::max(0.f, 1e-10f + variance));
+        const float phiDepth = std::fmax(sc.zSlope, 1e-8f) * float(step);
+        // The center counts with weight 1, whatever its edge-stopping weight would be.
+        float sumWeights = 1.f;
+        float4 sum = center;
+        for (int yy = -2; yy <= 2; ++yy)
+            for (int xx = -2; xx <= 2; ++xx)
+            {
+                const int px = int(x) + xx * step, py = int(y) + yy * step;
+                if (!in.inside(px, py) || (xx == 0 && yy == 0))
+                    continue;
+                const float4 p = in.at(px, py);
+                const Surface& sp = surfaces.at(px, py);
+                const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), sc.normal, sp.normal,
+                                                   s.phiNormal, lumCenter, luminance(p.xyz()), phiLum) *
+                                kernelWeights[std::abs(xx)] * kernelWeights[std::abs(yy)];
+                sumWeights += w;
+                sum += float4(w, w, w, w * w) * p;
+            }
+        return sum / float4(sumWeights, sumWeights, sumWeights, sumWeights * sumWeights);
+    });
+}
+} // namespace
+
+void History::reset(uint32_t width, uint32_t height)
+{
+    linearZAndNormal.reset(width, height);
+    lighting.reset(width, height);
+    moments.reset(width, height);
+    length.reset(width, height);
+}
+
+void denoise(const FrameInputs& in, const Settings& s, History& history, Image<float4>& filtered)
+{
+    const uint32_t width = in.color.width, height = in.color.height;
+    Image<float4> linearZAndNormal;
+    linearZAndNormal.reset(width, height);
+    packLinearZAndNormal(in, linearZAndNormal);
+    const Image<Surface> surfaces = unpackSurfaces(linearZAndNormal);
+
+    Reprojected reprojected;
+    reprojected.illumination.reset(width, height);
+    reprojected.moments.reset(width, height);
+    reprojected.length.reset(width, height);
+    reproject(in, surfaces, history, s, reprojected);
+
+    Image<float4> current, next;
+    current.reset(width, height);
+    next.reset(width, height);
+    filterMoments(reprojected, surfaces, s, current);
+    for (int i = 0; i < s.iterations; ++i)
+    {
+        atrousStep(current, surfaces, s, 1 << i, next);
+        if (i == std::min(s.feedbackTap, s.iterations - 1))
+            history.lighting = next;
+        std::swap(current, next);
+    }
+    if (s.feedbackTap < 0)
+        history.lighting = reprojected.illumination;
+
+    fill(filtered, [&](uint32_t x, uint32_t y) { return in.albedo.at(x, y) * current.at(x, y) + in.emission.at(x, y); });
+    history.linearZAndNormal = std::move(linearZAndNormal);
+    history.moments = std::move(reprojected.moments);
+    history.length = std::move(reprojected.length);
+}
+} // namespace svgf
