@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _imported as ir
 from . import _usd_geometry as geo
+from ._usd_skel import PointInfluences
 
 
 @dataclass
@@ -15,6 +16,7 @@ class Surface:
     normals: geo.Primvar | None = None  # authored normals
     uv: geo.Primvar | None = None
     holes: np.ndarray | None = None
+    influences: PointInfluences | None = None  # skinning (UsdSkel)
 
 
 def _array(value, dtype, width: int | None = None) -> np.ndarray:
@@ -37,9 +39,8 @@ def mesh_polygons(reader, prim) -> Surface | None:
         raise geo.MeshDataError(f"mesh '{path}': {e}") from e
     if len(mesh.GetPointsAttr().GetTimeSamples()) > 1:
         reader.warn(path, "vertex animation (time-sampled points) is skipped; the earliest sample is used")
-    if prim.HasAPI(reader.pxr.UsdSkel.BindingAPI):
-        reader.warn(path, "skinning is not supported; the mesh is imported in its bind pose")
-    surface = Surface(poly, _normals(reader, mesh), _texcoords(reader, prim), _array(mesh.GetHoleIndicesAttr().Get(t), np.int64))
+    surface = Surface(poly, _normals(reader, mesh), _texcoords(reader, prim), _array(mesh.GetHoleIndicesAttr().Get(t), np.int64),
+                      reader.skel.influences(prim, len(poly.points)))
     return _refined(reader, prim, surface)
 
 
@@ -82,6 +83,9 @@ def _refined(reader, prim, surface: Surface) -> Surface:
     if level <= 0:
         return surface
     path = prim.GetPath()
+    if surface.influences is not None and not surface.influences.constant:
+        reader.warn(path, "a skinned mesh is not refined (its cage is used), as in Falcor: the influences are per cage point")
+        return surface
     if poly.scheme == "loop":
         reader.warn(path, "Loop subdivision is not supported; the cage is used")
         return surface
@@ -102,7 +106,7 @@ def _refined(reader, prim, surface: Surface) -> Surface:
     if uv is not None and uv.interpolation == "faceVarying" and len(uv.values) < len(poly.indices):
         raise geo.MeshDataError(f"mesh '{path}': texture coordinates have fewer values than face vertices")
     refined, uv = geo.refine_catmull_clark(poly, uv, level)
-    return Surface(refined, None, uv, None)
+    return Surface(refined, None, uv, None, surface.influences)
 
 
 def _refinement_level(prim, default: int) -> int:
@@ -148,7 +152,8 @@ def implicit_polygons(reader, prim) -> Surface:
         poly.validate()
     except geo.MeshDataError as e:
         raise geo.MeshDataError(f"{type_name} '{prim.GetPath()}': {e}") from e
-    return Surface(poly)  # no texture coordinates: Storm generates none for implicit prims
+    # No texture coordinates: Storm generates none for implicit prims.
+    return Surface(poly, influences=reader.skel.influences(prim, None))
 
 
 def meshes_of(reader, prim, surface: Surface, parts) -> list[ir.Mesh]:
@@ -182,11 +187,16 @@ def meshes_of(reader, prim, surface: Surface, parts) -> list[ir.Mesh]:
         transform = reader.materials.uv_transforms.get(material)
         if uv is not None and transform is not None:
             part_uv = uv @ transform[:2, :2].T + transform[:2, 2]
-        meshes.append(_triangle_mesh(part_name, poly, tris, select, vertex_normals, part_uv, material, shared))
+        mesh, points = _triangle_mesh(part_name, poly, tris, select, vertex_normals, part_uv, material, shared)
+        if surface.influences is not None:
+            mesh.skin = surface.influences.skin(points)
+            reader.skel.skinned(surface.influences, mesh)
+        meshes.append(mesh)
     return meshes
 
 
-def _triangle_mesh(name, poly, tris, select, corner_normals, corner_uv, material, shared) -> ir.Mesh:
+def _triangle_mesh(name, poly, tris, select, corner_normals, corner_uv, material, shared) -> tuple[ir.Mesh, np.ndarray]:
+    """The mesh of the selected triangles, and the point each of its vertices comes from."""
     if shared:  # every attribute is per point: keep the points shared (compacted to those used)
         used, indices = np.unique(tris.points[select], return_inverse=True)
         first_corner = np.zeros(len(poly.points), np.int64)
@@ -195,14 +205,15 @@ def _triangle_mesh(name, poly, tris, select, corner_normals, corner_uv, material
         corner = first_corner[used]
         normals = corner_normals.reshape(-1, 3)[corner]
         uv = None if corner_uv is None else corner_uv.reshape(-1, 2)[corner]
-        positions = poly.points[used]
+        points = used
         indices = indices.reshape(-1, 3)
     else:  # some attribute varies per face or corner: every triangle corner is its own vertex
-        positions = poly.points[tris.points[select]].reshape(-1, 3)
+        points = tris.points[select].reshape(-1)
         normals = corner_normals[select].reshape(-1, 3)
         uv = None if corner_uv is None else corner_uv[select].reshape(-1, 2)
-        indices = np.arange(len(positions)).reshape(-1, 3)
+        indices = np.arange(len(points)).reshape(-1, 3)
+    positions = poly.points[points]
     if uv is not None:
         uv = np.column_stack([uv[:, 0], 1.0 - uv[:, 1]])  # USD's origin is the image's bottom-left
     return ir.Mesh(name, positions.astype(np.float32), normals.astype(np.float32), indices.astype(np.uint32),
-                   material, None if uv is None else uv.astype(np.float32))
+                   material, None if uv is None else uv.astype(np.float32)), points

@@ -30,8 +30,10 @@ it to Falcor's scene as Falcor 8's USDImporter does (docs/importers/usd.md has t
   RectLight -> RectLight, DiskLight -> DiscLight (emitting along -Z), SphereLight -> SphereLight (PointLight
   when treatAsPoint or radius 0); `normalize` divides by the area. DomeLight -> the environment map
   (texture, intensity, tint, Falcor's rotation); a dome without texture is a constant environment.
-- Skipped with a one-time warning naming the file and prim: curves, points, volumes, NURBS, UsdSkel
-  (meshes stay in their bind pose), render settings, MaterialX and other non-UsdPreviewSurface materials,
+- UsdSkel (see _usd_skel): a Skeleton's joints become nodes under the Skeleton's node, its bound SkelAnimation
+  their node animation; skinned meshes (and rigidly bound implicit prims) get linear blend skinning.
+- Skipped with a one-time warning naming the file and prim: curves, points, volumes, NURBS, blend shapes,
+  render settings, MaterialX and other non-UsdPreviewSurface materials,
   vertex animation, other prim types.
 """
 from __future__ import annotations
@@ -49,6 +51,7 @@ from . import _imported as ir
 from . import _usd_geometry as geo
 from . import error, register_importer
 from ._usd_materials import MaterialConverter
+from ._usd_skel import SkelReader
 
 INSTALL_HINT = 'pip install "falcor-cpu[usd]"'
 MAX_KEYFRAMES = 10_000  # per node; longer time-sampled transforms are resampled evenly
@@ -56,7 +59,8 @@ SUBSAMPLES = 8  # keys per interval between authored transform samples (fewer th
 MAX_TEXT_NESTING = 10_000  # braces deep, in a text layer (see _check_text_nesting)
 MAX_LAYERS = 100_000  # layers checked before the stage opens
 _IMPLICIT = ("Sphere", "Cube", "Cylinder", "Cylinder_1", "Cone", "Capsule", "Capsule_1", "Plane")
-_SILENT = {"Material", "Shader", "NodeGraph", "GeomSubset"}  # handled through bindings; pruned quietly
+# Handled through bindings (a SkelAnimation through its skeleton's); pruned quietly.
+_SILENT = {"Material", "Shader", "NodeGraph", "GeomSubset", "SkelAnimation"}
 _CONTAINERS = {"", "Xform", "Scope", "SkelRoot"}
 
 
@@ -180,6 +184,8 @@ class _StageReader:
         self.mesh_cache: dict[tuple, list[int]] = {}
         self.refinement_level = _stage_refinement_level(stage)
         self.predicate = pxr.Usd.TraverseInstanceProxies(pxr.Usd.PrimDefaultPredicate)
+        self.skel = SkelReader(self)
+        self.prototype_depth = 0  # > 0 while walking a PointInstancer's prototypes
 
     def close(self) -> None:
         """Drops the stage and the converter (which calls back into this reader: a reference cycle)."""
@@ -197,6 +203,7 @@ class _StageReader:
         if "renderSettings" in dict(self.stage.GetRootLayer().customLayerData or {}):
             self.warn("/", "the layer's renderSettings (samples, bounces) are skipped")
         self._walk(self.stage.GetPseudoRoot(), 0, skip_self=True)
+        self.skel.resolve()
         return self.scene
 
     # --- traversal ---
@@ -217,7 +224,9 @@ class _StageReader:
         """Adds what the prim holds; returns the node its children hang from, or None to prune them."""
         UsdGeom = self.pxr.UsdGeom
         type_name = str(prim.GetTypeName())
-        if prim.IsA(UsdGeom.Imageable) and not self._renderable(prim):
+        skeleton = prim.IsA(self.pxr.UsdSkel.Skeleton)
+        # A Skeleton's visibility and purpose only concern drawing its bones; meshes are skinned by it anyway.
+        if prim.IsA(UsdGeom.Imageable) and not skeleton and not self._renderable(prim):
             return None
         node = self._add_xform_node(prim, parent) if prim.IsA(UsdGeom.Xformable) else parent
         if type_name in _SILENT:
@@ -236,7 +245,9 @@ class _StageReader:
         elif self._is_light(prim):
             self._light(prim, node)
         elif type_name == "SkelRoot":
-            self.warn(prim.GetPath(), "skinning (UsdSkel) is not supported; meshes are imported in their bind pose")
+            self.skel.populate(prim)
+        elif skeleton:
+            self.skel.add_skeleton(prim, node)
         elif type_name not in _CONTAINERS:
             self.warn(prim.GetPath(), f"prim of type '{type_name}' is skipped (not supported)")
             return None
@@ -284,8 +295,10 @@ class _StageReader:
     # --- geometry ---
 
     def _instance_meshes(self, prim, node: int, polygons_of):
-        """The prim's meshes (converted once per prototype prim and material) instanced at its node."""
-        source = prim.GetPrimInPrototype() if prim.IsInstanceProxy() else prim
+        """The prim's meshes (converted once per prototype prim and material) instanced at its node. A
+        skinned prim's meshes are its own: each instance proxy is skinned by its own skeleton's joints."""
+        shared = prim.IsInstanceProxy() and not prim.HasAPI(self.pxr.UsdSkel.BindingAPI)
+        source = prim.GetPrimInPrototype() if shared else prim
         parts = self._material_parts(prim)
         key = (str(source.GetPath()), tuple((m, None if f is None else f.tobytes()) for m, f in parts))
         if key not in self.mesh_cache:
@@ -341,6 +354,14 @@ class _StageReader:
             self.warn(prim.GetPath(), "time-sampled instance positions are skipped (the earliest sample is used)")
         mask = instancer.ComputeMaskAtTime(self.time)
         roots = [self.stage.GetPrimAtPath(p) for p in prototypes]
+        self.prototype_depth += 1
+        try:
+            self._instances(prim, node, indices, matrices, mask, roots)
+        finally:
+            self.prototype_depth -= 1
+
+    def _instances(self, prim, node: int, indices, matrices, mask, roots):
+        """One node per unmasked instance, holding its prototype's subtree (walked once, then copied)."""
         templates: dict[int, list[ir.Node] | None] = {}
         for i, (proto, matrix) in enumerate(zip(indices, matrices)):
             if mask and not mask[i]:
