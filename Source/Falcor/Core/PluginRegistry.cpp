@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <iomanip>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -32,6 +33,13 @@ std::string formatSeconds(double s)
     ss << std::setprecision(3) << s;
     return ss.str();
 }
+
+/// Falcor passes this engine does not offer, with why and what to use instead: creating one
+/// raises this instead of "no such class".
+const std::map<std::string, std::string> kUnavailableClasses = {
+    {"SDFEditor", "Falcor's SDFEditor edits SDF grids interactively in Mogwai's window; this engine has neither SDF grid "
+                  "primitives nor an interactive UI. The closest pass offered is 'SceneDebugger' (false-color views of the scene)."},
+};
 } // namespace
 
 PluginRegistry& PluginRegistry::get()
@@ -77,6 +85,8 @@ std::shared_ptr<RenderPass> PluginRegistry::createRenderPass(const std::string& 
         }
     }
     const ClassInfo* info = getClassInfo(type);
+    if (auto unavailable = kUnavailableClasses.find(type); !info && unavailable != kUnavailableClasses.end())
+        throwError("Can't create a render pass of type '", type, "': ", unavailable->second);
     FALCOR_CHECK(info, "Can't create a render pass of type '", type, "': no such class is registered (loaded plugin libraries: ",
                  mLibraries.size(), ").");
     try
