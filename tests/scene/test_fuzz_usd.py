@@ -1,9 +1,10 @@
 """Fuzz: damaged and hostile USD files (text .usda and binary .usdc) for the USD importer.
 
 A small valid stage (meshes with primvars and subdivision, implicit prims, a textured material, camera,
-lights, an animated transform, a point instancer, native instancing) is damaged: truncated, bytes
-flipped, hostile values put in its fields (huge counts, absurd indices, NaN and infinities, wrong
-tokens), nested deeply, or made to include itself. pxr reads the files in C++, so every case runs in a
+lights, an animated transform, a point instancer, native instancing, a skinned mesh with its skeleton and
+SkelAnimation) is damaged: truncated, bytes flipped, hostile values put in its fields (huge counts, absurd
+indices, NaN and infinities, wrong tokens; for the skeleton also joint indices out of range, arrays of the
+wrong length, misordered joints), nested deeply, or made to include itself. pxr reads the files in C++, so every case runs in a
 child process under a memory limit: loading must succeed or raise falcor.ImporterError naming the file;
 never crash, hang or allocate without bound. `FALCOR_FUZZ_EXAMPLES` sets the number of cases per format.
 Under AddressSanitizer (.ci/sanitize) damaged binary files are left out (see `damaged`).
@@ -45,7 +46,9 @@ counter = [0]
 
 FIELDS = dict(mpu="1", fps="24", t1="10", tx="3", count="4", index="3", pz="0", ninterp="constant", uvinterp="vertex",
               level="1", scheme="catmullClark", radius="1", height="2", axis="Y", focal="35", near="0.1", width="2",
-              intensity="1", exposure="0", proto="0", texture="tex.png", holes="", extra="")
+              intensity="1", exposure="0", proto="0", texture="tex.png", holes="", extra="",
+              jindex="1", jweight="0.5", jmore="", wmore="", esize="1", jinterp="vertex", joints='"A", "A/B"',
+              bx="2", atx="2", qw="0.7", tmore="", gx="0", animjoint='"A/B"')
 TEMPLATE = """#usda 1.0
 (
     upAxis = "Z"
@@ -94,6 +97,37 @@ def Xform "World" {
     def Xform "Inst" (instanceable = true
         references = </World/Field/P>) {
     }
+    def SkelRoot "Rig" {
+        def Skeleton "Skel" (prepend apiSchemas = ["SkelBindingAPI"]) {
+            uniform token[] joints = [<<joints>>]
+            uniform matrix4d[] bindTransforms = [((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)),
+                                                 ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (<<bx>>, 0, 0, 1))]
+            uniform matrix4d[] restTransforms = [((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)),
+                                                 ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (2, 0, 0, 1))]
+            rel skel:animationSource = </World/Rig/Skel/Anim>
+            def SkelAnimation "Anim" {
+                uniform token[] joints = [<<animjoint>>, "A"]
+                float3[] translations = [(<<atx>>, 0, 0), (0, 0, 0)<<tmore>>]
+                quatf[] rotations.timeSamples = { 0: [(1, 0, 0, 0), (1, 0, 0, 0)], <<t1>>: [(<<qw>>, 0, 0, 0.7), (1, 0, 0, 0)] }
+                half3[] scales = [(1, 1, 1), (1, 1, 1)]
+            }
+        }
+        def Mesh "Arm" (prepend apiSchemas = ["SkelBindingAPI"]) {
+            int[] faceVertexCounts = [4]
+            int[] faceVertexIndices = [0, 1, 2, 3]
+            point3f[] points = [(0, 0, 0), (2, 0, 0), (2, 1, 0), (0, 1, 0)]
+            int[] primvars:skel:jointIndices = [0, <<jindex>>, 1, 0<<jmore>>] (
+                interpolation = "<<jinterp>>"
+                elementSize = <<esize>>
+            )
+            float[] primvars:skel:jointWeights = [1, <<jweight>>, 1, 1<<wmore>>] (
+                interpolation = "vertex"
+                elementSize = 1
+            )
+            matrix4d primvars:skel:geomBindTransform = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (<<gx>>, 0, 0, 1))
+            rel skel:skeleton = </World/Rig/Skel>
+        }
+    }
     <<extra>>
 }
 def Scope "Looks" {
@@ -121,6 +155,11 @@ def DomeLight "Dome" {
 HOSTILE = ["-1", "0", "2147483647", "2147483648", "1000000000000", "nan", "inf", "-inf", "1e308", "1e-308", "3.5",
            "bogus", "\"x\"", "", "(1, 2)", "[]"]
 TOKENS = ["bogus", "", "faceVarying", "uniform", "vertex", "constant", "loop", "bilinear", "none", "X", "Z"]
+# Skeleton fields that take list pieces: extra elements (wrong counts), joints out of order or unknown.
+LISTS = {"jmore": [", 1", ", 7", ", -3, 0, 0, 0", ", 0, 0, 0, 0"], "wmore": [", 1", ", nan", ", -1, 1, 1, 1"],
+         "tmore": [", (0, 0, 0)", ", (nan, 0, 0)"], "joints": ['"A/B", "A"', '"A"', '"A", "A/B", "A/B"', '"A", "B/C"', ""],
+         "animjoint": ['"A"', '"Z"', '""']}
+SKEL_FIELDS = sorted(["jindex", "jweight", "esize", "jinterp", "bx", "atx", "qw", "gx", *LISTS])
 EXTRAS = ["def BasisCurves \"Hair\" {\n}", "def Volume \"Fog\" {\n}", "def SkelRoot \"Skel\" {\n}",
           "def Xform \"Self\" (references = @<<name>>@) {\n}", "def Xform \"Loop\" (references = </World>) {\n}",
           "def Scope \"Pay\" (payload = @<<name>>@</World>) {\n}", "def Mesh \"Empty\" {\n}"]
@@ -153,20 +192,21 @@ def to_usdc(text, name):
 
 @st.composite
 def damaged(draw, name):
-    modes = ["truncate", "flip", "values", "nest", "self"]
+    modes = ["truncate", "flip", "values", "skel", "nest", "self"]
     if KIND == "usdc" and "libasan" in os.environ.get("LD_PRELOAD", ""):
         # Damaged crate files make pxr allocate absurd sizes; pxr catches the std::bad_alloc and
         # reports a corrupt file (an ImporterError), but ASan's operator new aborts instead of
         # throwing (allocator_may_return_null covers malloc, not new), so the sanitizer run keeps to
         # well-formed binary files with hostile contents.
-        modes = ["values", "nest", "self"]
+        modes = ["values", "skel", "nest", "self"]
     mode = draw(st.sampled_from(modes))
     if mode in ("truncate", "flip"):
         return truncated_or_flipped(draw, VALID_BYTES, mode, max_flips=16)
     fields = dict(FIELDS)
-    if mode == "values":
-        for key in draw(st.lists(st.sampled_from(sorted(FIELDS)), min_size=1, max_size=4)):
-            pool = TOKENS if key in ("ninterp", "uvinterp", "scheme", "axis") else HOSTILE
+    if mode in ("values", "skel"):
+        keys = sorted(FIELDS) if mode == "values" else SKEL_FIELDS
+        for key in draw(st.lists(st.sampled_from(keys), min_size=1, max_size=4)):
+            pool = LISTS.get(key) or (TOKENS if key in ("ninterp", "uvinterp", "scheme", "axis", "jinterp") else HOSTILE)
             fields[key] = draw(st.sampled_from(pool + (["/etc/passwd", "missing.png", "case.usda"] if key == "texture" else [])))
         fields["extra"] = draw(st.sampled_from([""] + EXTRAS)).replace("<<name>>", name)
     elif mode == "nest":

@@ -17,7 +17,7 @@ if importlib.util.find_spec("pxr") is None and not _CI:
 
 from falcor.scene.importers import _imported as ir
 from falcor.scene.importers.usd import load_usd
-from pxr import Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt
+from pxr import Gf, Usd, UsdGeom, UsdSkel, Vt
 
 FPS = 24.0
 JOINTS = ["Shoulder", "Shoulder/Elbow"]

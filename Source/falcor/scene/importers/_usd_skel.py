@@ -97,12 +97,15 @@ class SkelReader:
             nodes.append(ir.Node(name, node if parents[j] < 0 else joint_nodes[parents[j]], locals_[j]))
         self.skeleton_nodes[path] = (node, joint_nodes)
         if animation is not None and len(animation.times) >= 2:
-            seconds = animation.times / self.reader.fps
-            channels = [ir.Channel(joint_nodes[row], name, seconds, values[:, k])
-                        for k, row in enumerate(animation.rows)
-                        for name, values in (("translation", animation.translations), ("rotation", animation.rotations),
-                                             ("scale", animation.scales))]
-            self.reader.scene.animations.append(ir.Animation(animation.name, channels))
+            self._add_channels(animation, joint_nodes)
+
+    def _add_channels(self, animation: _JointAnimation, joint_nodes: list[int]) -> None:
+        seconds = animation.times / self.reader.fps
+        channels = [ir.Channel(joint_nodes[row], name, seconds, values[:, k])
+                    for k, row in enumerate(animation.rows)
+                    for name, values in (("translation", animation.translations), ("rotation", animation.rotations),
+                                         ("scale", animation.scales))]
+        self.reader.scene.animations.append(ir.Animation(animation.name, channels))
 
     def _parents(self, path: str, joints: list[str]) -> list[int]:
         topology = self.UsdSkel.Topology(joints)
@@ -150,19 +153,29 @@ class SkelReader:
         anim_joints = [str(j) for j in animation.GetJointsAttr().Get() or []]
         index = {name: j for j, name in enumerate(joints)}
         used = [k for k, name in enumerate(anim_joints) if name in index]  # UsdSkel ignores unknown joints
-        sampled = sorted({t for a in attributes for t in a.GetTimeSamples()})
+        sampled = self._sample_times(source.GetPath(), attributes)
         where = f"SkelAnimation '{source.GetPath()}'"
-        samples = [self._components(attributes, t, len(anim_joints), where) for t in (sampled or [self.reader.time])]
+        posed_at = sampled if len(sampled) else [self.reader.time]  # default values only: one pose
+        samples = [self._components(attributes, t, len(anim_joints), where) for t in posed_at]
         translations, rotations, scales = (np.array([sample[c][used] for sample in samples]) for c in range(3))
-        return _JointAnimation(str(source.GetPath()), [index[anim_joints[k]] for k in used], np.asarray(sampled, float),
+        return _JointAnimation(str(source.GetPath()), [index[anim_joints[k]] for k in used], sampled,
                                translations, rotations, scales)
+
+    def _sample_times(self, path, attributes) -> np.ndarray:
+        """Every authored time of the components (linear and slerp keys between them are exact), at most
+        MAX_KEYFRAMES (more are resampled evenly, as for transforms)."""
+        from .usd import MAX_KEYFRAMES
+
+        times = np.array(sorted({t for a in attributes for t in a.GetTimeSamples()}), float)
+        if len(times) > MAX_KEYFRAMES:
+            self.reader.warn(path, f"{len(times)} joint transform samples are resampled to {MAX_KEYFRAMES}")
+            times = np.linspace(times[0], times[-1], MAX_KEYFRAMES)
+        return times
 
     def _components(self, attributes, time, joint_count: int, where: str):
         arrays = []
         for attribute, width in zip(attributes, (3, 4, 3)):
-            value = attribute.Get(time)
-            a = np.array([(q.GetImaginary()[0], q.GetImaginary()[1], q.GetImaginary()[2], q.GetReal()) for q in value]
-                         if width == 4 else value, float).reshape(-1, width)
+            a = np.array(attribute.Get(time), float).reshape(-1, width)  # Vt's quaternion buffer is (x, y, z, w)
             if len(a) != joint_count:
                 raise SkelDataError(f"{where}: {attribute.GetName()} has {len(a)} values for {joint_count} joints")
             if not np.all(np.isfinite(a)):
@@ -179,11 +192,12 @@ class SkelReader:
     def influences(self, prim, point_count: int | None) -> PointInfluences | None:
         """The prim's joint influences, or None when it isn't skinned (with a warning if it means to be).
         `point_count` is None for prims without points (implicit prims): only constant influences apply."""
-        UsdSkel, path = self.UsdSkel, prim.GetPath()
+        path = prim.GetPath()
         query = self.cache.GetSkinningQuery(prim)
-        binding = UsdSkel.BindingAPI(prim)
+        binding = self.UsdSkel.BindingAPI(prim)
         if binding.GetBlendShapesAttr().HasAuthoredValue():
             self.reader.warn(path, "blend shapes (skel:blendShapes) are skipped (not supported)")
+        # The query resolves primvars inherited from ancestors; outside a SkelRoot there is no query.
         indices_pv = query.GetJointIndicesPrimvar() if query else binding.GetJointIndicesPrimvar()
         weights_pv = query.GetJointWeightsPrimvar() if query else binding.GetJointWeightsPrimvar()
         has_indices, has_weights = bool(indices_pv and indices_pv.HasValue()), bool(weights_pv and weights_pv.HasValue())
@@ -191,30 +205,41 @@ class SkelReader:
             return None
         if has_indices != has_weights:
             raise SkelDataError(f"'{path}': primvars:skel:jointIndices and jointWeights must be authored together")
+        if point_count is None and str(indices_pv.GetInterpolation()) == "vertex":
+            self.reader.warn(path, "per-vertex joint influences on an implicit prim are skipped (UsdSkel binds "
+                                   "prims without points rigidly: constant interpolation)")
+            return None
         joint_indices, weights = self._influence_arrays(path, indices_pv, weights_pv, point_count)
         skeleton = binding.GetInheritedSkeleton()
-        if not query:
-            self.reader.warn(path, "joint influences outside a SkelRoot are skipped (UsdSkel skins only below one)")
-            return None
-        if not skeleton:
-            self.reader.warn(path, "joint influences without a bound skeleton (skel:skeleton) are skipped")
-            return None
-        if self.reader.prototype_depth:
-            self.reader.warn(path, "skinning inside a PointInstancer prototype is not supported; the bind pose is used")
+        unskinned = self._unskinned_reason(query, skeleton)
+        if unskinned:
+            self.reader.warn(path, unskinned)
             return None
         if str(query.GetSkinningMethod()) not in ("", "classicLinear"):
             self.reader.warn(path, f"skel:skinningMethod '{query.GetSkinningMethod()}' is not supported; "
                                    "linear blend skinning is used")
         return self._influences(prim, query, skeleton, joint_indices, weights)
 
+    def _unskinned_reason(self, query, skeleton) -> str | None:
+        if not query:
+            return "joint influences outside a SkelRoot are skipped (UsdSkel skins only below one)"
+        if not skeleton:
+            return "joint influences without a bound skeleton (skel:skeleton) are skipped"
+        if self.reader.prototype_depth:
+            return "skinning inside a PointInstancer prototype is not supported; the bind pose is used"
+        return None
+
     def _influence_arrays(self, path, indices_pv, weights_pv, point_count: int | None):
         size, interpolation = indices_pv.GetElementSize(), str(indices_pv.GetInterpolation())
         if (size, interpolation) != (weights_pv.GetElementSize(), str(weights_pv.GetInterpolation())):
             raise SkelDataError(f"'{path}': jointIndices and jointWeights differ in elementSize or interpolation")
-        if interpolation not in ("vertex", "constant") or (interpolation == "vertex" and point_count is None):
-            raise SkelDataError(f"'{path}': joint influences with '{interpolation}' interpolation (UsdSkel "
-                                f"takes vertex{'' if point_count is None else ' or constant'})")
-        rows = 1 if interpolation == "constant" else point_count
+        if interpolation == "constant":
+            rows = 1
+        elif interpolation == "vertex" and point_count is not None:
+            rows = point_count
+        else:
+            raise SkelDataError(f"'{path}': joint influences with '{interpolation}' interpolation (UsdSkel takes "
+                                "vertex or constant)")
         indices = np.asarray(indices_pv.Get(), np.int64).reshape(-1)
         weights = np.asarray(weights_pv.Get(), np.float64).reshape(-1)
         for name, values in (("jointIndices", indices), ("jointWeights", weights)):
