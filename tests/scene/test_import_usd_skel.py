@@ -91,12 +91,12 @@ def arm_stage(path, *, animated=True, geom_bind=GEOM_BIND, rigid_hand=True, extr
     return path
 
 
-def pxr_skinned_world(path, prim_path, points, time_code):
+def pxr_skinned_world(path, prim_path, points, time_code, root="/Root"):
     """World positions of `points` of the skinned prim, as pxr's UsdSkel skins them at time_code."""
     stage = Usd.Stage.Open(str(path))
     cache = UsdSkel.Cache()
-    cache.Populate(UsdSkel.Root(stage.GetPrimAtPath("/Root")), Usd.PrimDefaultPredicate)
-    skeleton = UsdSkel.Skeleton(stage.GetPrimAtPath("/Root/Skel"))
+    cache.Populate(UsdSkel.Root(stage.GetPrimAtPath(root)), Usd.TraverseInstanceProxies(Usd.PrimDefaultPredicate))
+    skeleton = UsdSkel.Skeleton(stage.GetPrimAtPath(f"{root}/Skel"))
     query = cache.GetSkinningQuery(stage.GetPrimAtPath(prim_path))
     transforms = cache.GetSkelQuery(skeleton).ComputeSkinningTransforms(time_code)
     skinned = Vt.Vec3fArray([Gf.Vec3f(*map(float, p)) for p in points])
@@ -208,6 +208,57 @@ def test_skeleton_without_animation_rests_and_the_mesh_keeps_its_bind_pose_shape
     # At rest = bind: every skinning matrix is the skeleton's world matrix.
     np.testing.assert_allclose(ir_skinned(scene, arm, 0.0),
                                pxr_skinned_world(path, "/Root/Arm", POINTS, 0.0)[point_of(arm)], atol=1e-5)
+
+
+def test_a_mesh_before_its_skeleton_is_skinned_once_the_skeleton_is_read(tmp_path):
+    def skeleton_last(stage):
+        stage.GetPrimAtPath("/Root").SetChildrenReorder(["Arm", "Hand", "Skel"])
+
+    path = arm_stage(tmp_path / "arm.usda", extra=skeleton_last)
+    scene = load_usd(path)
+    names = [n.name for n in scene.nodes]
+    assert names.index("/Root/Arm") < names.index("/Root/Skel")
+    arm = by_name(scene.meshes, "/Root/Arm")
+    assert [scene.nodes[j].name for j in arm.skin.joints] == MESH_JOINTS
+    np.testing.assert_allclose(ir_skinned(scene, arm, 1.0), pxr_skinned_world(path, "/Root/Arm", POINTS, FPS)[point_of(arm)],
+                               atol=1e-5)
+
+
+def test_each_native_instance_is_skinned_by_its_own_skeleton(tmp_path):
+    arm_stage(tmp_path / "arm.usda")
+    path = tmp_path / "instances.usda"
+    path.write_text("""#usda 1.0
+(
+    metersPerUnit = 1
+    upAxis = "Y"
+    timeCodesPerSecond = 24
+)
+def "Left" (instanceable = true
+    references = @arm.usda@</Root>) {
+    double3 xformOp:translate = (-10, 0, 0)
+}
+def "Right" (instanceable = true
+    references = @arm.usda@</Root>) {
+    double3 xformOp:translate = (10, 0, 0)
+}
+""")
+    scene = load_usd(path)
+    for side in ("Left", "Right"):
+        arm = by_name(scene.meshes, f"/{side}/Arm")
+        assert {scene.nodes[scene.nodes[j].parent].name for j in arm.skin.joints} == {f"/{side}/Skel", "Shoulder"}
+        expected = pxr_skinned_world(path, f"/{side}/Arm", POINTS, FPS, root=f"/{side}")[point_of(arm)]
+        np.testing.assert_allclose(ir_skinned(scene, arm, 1.0), expected, atol=1e-5)
+
+
+def test_an_invisible_skeleton_still_poses_its_meshes(tmp_path):
+    def hide(stage):
+        UsdGeom.Imageable(stage.GetPrimAtPath("/Root/Skel")).MakeInvisible()
+
+    path = arm_stage(tmp_path / "arm.usda", extra=hide)
+    scene = load_usd(path)
+    arm = by_name(scene.meshes, "/Root/Arm")
+    np.testing.assert_allclose(ir_skinned(scene, arm, 0.5),
+                               pxr_skinned_world(path, "/Root/Arm", POINTS, 12.0)[point_of(arm)], atol=1e-5)
 
 
 # --- warnings and errors ----------------------------------------------------------------------------
