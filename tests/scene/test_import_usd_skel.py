@@ -17,7 +17,7 @@ if importlib.util.find_spec("pxr") is None and not _CI:
 
 from falcor.scene.importers import _imported as ir
 from falcor.scene.importers.usd import load_usd
-from pxr import Gf, Usd, UsdGeom, UsdSkel, Vt
+from pxr import Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt
 
 FPS = 24.0
 JOINTS = ["Shoulder", "Shoulder/Elbow"]
@@ -280,8 +280,20 @@ def _loose_mesh(stage):
     binding.CreateJointWeightsPrimvar(True, 1).Set([1.0])
 
 
+def _refined(stage):
+    mesh = UsdGeom.Mesh(stage.GetPrimAtPath("/Root/Arm"))
+    mesh.GetSubdivisionSchemeAttr().Set("catmullClark")
+    mesh.GetPrim().CreateAttribute("refinementLevel", Sdf.ValueTypeNames.Int).Set(2)
+
+
+def _dual_quaternion(stage):
+    UsdSkel.BindingAPI(stage.GetPrimAtPath("/Root/Arm")).CreateSkinningMethodAttr().Set("dualQuaternion")
+
+
 @pytest.mark.parametrize("extra, prim, words", [(_blend_shapes, "/Root/Arm", "blend shapes"),
-                                                (_loose_mesh, "/Loose", "outside a SkelRoot")])
+                                                (_loose_mesh, "/Loose", "outside a SkelRoot"),
+                                                (_refined, "/Root/Arm", "not refined"),
+                                                (_dual_quaternion, "/Root/Arm", "dualQuaternion")])
 def test_what_stays_unsupported_is_a_warning_naming_the_prim(tmp_path, capfd, extra, prim, words):
     path = arm_stage(tmp_path / "arm.usda", extra=extra)
     scene = load_usd(path)
