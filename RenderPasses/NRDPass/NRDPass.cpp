@@ -61,13 +61,15 @@ float3 clampRadiance(const float3& radiance, float maxIntensity)
     return l > 1e-6f ? radiance * std::min(maxIntensity / l, 1.f) : radiance;
 }
 
-/// Falcor's screen-space motion: where `posW` was seen last frame minus this pixel's center, in
-/// [0,1]² units with y down (both without jitter).
-float2 screenMotion(const CameraData& camera, const float3& posW, uint2 pixel, uint2 frameDim)
+/// Screen-space motion of a point from the camera's motion alone: where it was seen last frame
+/// minus where it is seen now, in Falcor's [0,1]² units with y down (both without jitter).
+float2 screenMotion(const CameraData& camera, const float3& posW)
 {
-    const float4 prevH = mul(camera.prevViewProjMatNoJitter, float4(posW.x(), posW.y(), posW.z(), 1.f));
-    const float2 prevScreen = float2(prevH.x(), prevH.y()) / prevH.w() * float2(0.5f, -0.5f) + float2(0.5f);
-    return prevScreen - (float2(pixel) + float2(0.5f)) / float2(frameDim);
+    auto toScreen = [&](const float4x4& viewProj) {
+        const float4 h = mul(viewProj, float4(posW.x(), posW.y(), posW.z(), 1.f));
+        return float2(h.x(), h.y()) / h.w() * float2(0.5f, -0.5f) + float2(0.5f);
+    };
+    return toScreen(camera.prevViewProjMatNoJitter) - toScreen(camera.viewProjMatNoJitter);
 }
 
 /// The unnormalized pinhole ray direction through a pixel's center; its component along the
@@ -262,11 +264,10 @@ void NRDPass::computeReflectionMotion(const RenderData& renderData)
         std::vector<float4> row(size.x());
         for (uint32_t x = 0; x < size.x(); ++x)
         {
-            const uint2 pixel(x, y);
-            const float3 dir = pixelRayDir(camera, pixel, size);
+            const float3 dir = pixelRayDir(camera, uint2(x, y), size);
             const float primaryDistance = loadOr(viewZ, x, y).x() / axisLength * length(dir);
             const float3 virtualPosW = camera.posW + normalize(dir) * (primaryDistance + loadOr(hitDist, x, y).x());
-            const float2 motion = screenMotion(camera, virtualPosW, pixel, size);
+            const float2 motion = screenMotion(camera, virtualPosW);
             row[x] = float4(motion.x(), motion.y(), 0.f, 0.f);
         }
         output.storeRow(y, row.data());
@@ -283,7 +284,7 @@ void NRDPass::computeDeltaMotion(const RenderData& renderData)
         std::vector<float4> row(size.x());
         for (uint32_t x = 0; x < size.x(); ++x)
         {
-            const float2 motion = screenMotion(camera, loadOr(secondaryPosW, x, y).xyz(), uint2(x, y), size);
+            const float2 motion = screenMotion(camera, loadOr(secondaryPosW, x, y).xyz());
             row[x] = float4(motion.x(), motion.y(), 0.f, 0.f);
         }
         output.storeRow(y, row.data());
