@@ -325,12 +325,60 @@ void Scene::setMeshVertices(uint32_t meshID, HugePageVector<float3> positions, H
     mesh.normals = std::move(normals);
     mesh.tangents = std::move(tangents);
     mesh.texCrds = std::move(texCrds);
+    mesh.prevPositions = {};
+    updateMeshBounds(mesh);
+    markMoved(meshID, UpdateFlags::MeshesChanged);
+}
+
+void Scene::setMeshSkin(uint32_t meshID, MeshSkin skin)
+{
+    Mesh& mesh = mMeshes.at(meshID);
+    FALCOR_CHECK(skin.vertexCount() == mesh.positions.size(), "Scene::setMeshSkin: mesh '", mesh.name, "' has ", mesh.positions.size(),
+                 " vertices, its skin ", skin.vertexCount(), ".");
+    skin.check(mesh.name);
+    mesh.skin = std::make_shared<const MeshSkin>(std::move(skin));
+}
+
+void Scene::setSkinningMatrices(uint32_t meshID, std::span<const float4x4> skinningMatrices)
+{
+    Mesh& mesh = mMeshes.at(meshID);
+    FALCOR_CHECK(mesh.skin, "Scene::setSkinningMatrices: mesh '", mesh.name, "' is not skinned.");
+    const size_t n = mesh.positions.size();
+    HugePageVector<float3> positions(n), normals(n);
+    HugePageVector<float4> tangents(n);
+    skinVertices(*mesh.skin, skinningMatrices, {positions, normals, tangents});
+    // The previous frame's positions are those of the last update, even if this mesh was posed
+    // several times since (only the last pose is drawn).
+    const bool posedThisFrame = std::binary_search(mMovedMeshes.begin(), mMovedMeshes.end(), meshID);
+    if (!posedThisFrame)
+        mesh.prevPositions = std::move(mesh.positions);
+    mesh.positions = std::move(positions);
+    mesh.normals = std::move(normals);
+    mesh.tangents = std::move(tangents);
+    updateMeshBounds(mesh);
+    markMoved(meshID, UpdateFlags::GeometryMoved);
+}
+
+void Scene::updateMeshBounds(Mesh& mesh)
+{
     mesh.bounds = AABB();
     for (const float3& p : mesh.positions)
         mesh.bounds.include(p);
-    mAccelDirty = true;
     mBoundsDirty = true;
-    markUpdate(UpdateFlags::MeshesChanged);
+}
+
+void Scene::markMoved(uint32_t meshID, UpdateFlags flags)
+{
+    auto at = std::lower_bound(mMovedMeshes.begin(), mMovedMeshes.end(), meshID);
+    if (at == mMovedMeshes.end() || *at != meshID)
+        mMovedMeshes.insert(at, meshID);
+    markUpdate(flags);
+}
+
+void Scene::rebuildMovedMeshes()
+{
+    if (!mMovedMeshes.empty())
+        mAccel.rebuildMeshes(accelGeometry(), mMovedMeshes);
 }
 
 Scene::UpdateFlags Scene::update(UpdateFlags extra)
@@ -346,13 +394,19 @@ Scene::UpdateFlags Scene::update(UpdateFlags extra)
             inst.prevNormalMatrix = inst.normalMatrix;
         }
     }
+    settlePrevPositions();
     if (mAccelDirty)
         buildAccel();
-    else if (mTransformsSet)
-        refitAccel();
+    else
+    {
+        rebuildMovedMeshes();
+        if (mTransformsSet)
+            refitAccel();
+    }
     if (mTransformsSet || mBoundsDirty)
         updateBounds();
     mBoundsDirty = false;
+    mMovedMeshes.clear();
 
     const Camera::Changes changes = mCamera.beginFrame(mFirstFrame);
     if (isSet(changes, Camera::Changes::Movement))
@@ -369,9 +423,23 @@ Scene::UpdateFlags Scene::update(UpdateFlags extra)
     return flags;
 }
 
+void Scene::settlePrevPositions()
+{
+    // Meshes that did not move since the last update were in the previous frame where they are
+    // now; in the first frame of a history, every mesh was.
+    for (uint32_t id = 0; id < mMeshes.size(); ++id)
+        if (mFirstFrame || !std::binary_search(mMovedMeshes.begin(), mMovedMeshes.end(), id))
+            mMeshes[id].prevPositions = {};
+}
+
 Scene::FrameState Scene::saveFrameState() const
 {
-    return {this, mInstances, mLights, mCamera, mCameraSwitched, mFirstFrame, mTransformsSet, mPendingUpdates, mUpdates};
+    std::vector<PosedVertices> posed;
+    for (uint32_t id = 0; id < mMeshes.size(); ++id)
+        if (const Mesh& m = mMeshes[id]; m.skin)
+            posed.push_back({id, m.positions, m.normals, m.prevPositions, m.tangents});
+    return {this, mInstances, std::move(posed), mMovedMeshes, mLights, mCamera, mCameraSwitched, mFirstFrame, mTransformsSet,
+            mPendingUpdates, mUpdates};
 }
 
 void Scene::restoreFrameState(FrameState state)
@@ -383,7 +451,21 @@ void Scene::restoreFrameState(FrameState state)
         moved |= !(state.instances[i].worldMatrix == mInstances[i].worldMatrix);
         windingChanged |= state.instances[i].frontFaceCW != mInstances[i].frontFaceCW;
     }
+    std::vector<uint32_t> reposed;
+    for (PosedVertices& v : state.posedVertices)
+    {
+        Mesh& mesh = mMeshes.at(v.meshID);
+        if (!(v.positions == mesh.positions))
+            reposed.push_back(v.meshID);
+        mesh.positions = std::move(v.positions);
+        mesh.normals = std::move(v.normals);
+        mesh.prevPositions = std::move(v.prevPositions);
+        mesh.tangents = std::move(v.tangents);
+        if (!reposed.empty() && reposed.back() == v.meshID)
+            updateMeshBounds(mesh);
+    }
     mInstances = std::move(state.instances);
+    mMovedMeshes = std::move(state.movedMeshes);
     mLights = std::move(state.lights);
     mCamera = std::move(state.camera);
     mCameraSwitched = state.cameraSwitched;
@@ -393,9 +475,14 @@ void Scene::restoreFrameState(FrameState state)
     mUpdates = state.updates;
     if (windingChanged)
         buildAccel();
-    else if (moved)
-        refitAccel();
-    if (moved)
+    else
+    {
+        if (!reposed.empty())
+            mAccel.rebuildMeshes(accelGeometry(), reposed);
+        if (moved)
+            refitAccel();
+    }
+    if (moved || !reposed.empty())
         updateBounds();
     ++mUpdateCount;
 }
@@ -435,7 +522,8 @@ float3 Scene::getPrevPosW(const TriangleHit& hit) const
 {
     const Instance& inst = mInstances.at(hit.instanceID);
     const Mesh& mesh = mMeshes[inst.meshID];
-    return transformPoint(inst.prevWorldMatrix, interpolate(mesh.positions, mesh.triangles.at(hit.primitiveIndex), hit.barycentrics));
+    const HugePageVector<float3>& positions = mesh.prevPositions.empty() ? mesh.positions : mesh.prevPositions;
+    return transformPoint(inst.prevWorldMatrix, interpolate(positions, mesh.triangles.at(hit.primitiveIndex), hit.barycentrics));
 }
 
 bool Scene::MaterialAlphaTest::accept(uint32_t instanceID, uint32_t primitiveIndex, float2 barycentrics) const

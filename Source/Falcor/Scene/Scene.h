@@ -6,6 +6,7 @@
 #include "Scene/Light.h"
 #include "Scene/Material.h"
 #include "Scene/SceneUpdateFlags.h"
+#include "Scene/Skinning.h"
 #include "Utils/HugePageAllocator.h"
 #include "Utils/Math/AABB.h"
 #include "Utils/Serialization/ByteStream.h"
@@ -67,6 +68,10 @@ public:
         bool frontFaceCW = false; ///< Counter-clockwise triangles face front unless set.
         bool isAnimated = false;
         AABB bounds;              ///< Object space (computed by addMesh).
+        /// Positions of the previous frame when the vertices moved in the last update (skinning);
+        /// empty when they equal `positions`.
+        HugePageVector<float3> prevPositions;
+        std::shared_ptr<const MeshSkin> skin; ///< Set for skinned meshes: their vertices follow joints.
     };
 
     /// One placement of a mesh.
@@ -127,31 +132,50 @@ public:
     void setLights(std::vector<LightData> activeLights, bool activeSetChanged);
     void setEnvMap(std::shared_ptr<EnvMap> envMap);
     void setRenderSettings(const RenderSettings& settings);
-    /// Replaces a mesh's vertex data (same vertex count; Falcor's set_mesh_vertices). The
-    /// acceleration structure is rebuilt at the next update (MeshesChanged).
+    /// Replaces a mesh's vertex data (same vertex count; Falcor's set_mesh_vertices). The mesh's
+    /// bottom-level tree is rebuilt at the next update (MeshesChanged); previous-frame positions
+    /// are not kept (the new vertices are a new rest shape, not motion).
     void setMeshVertices(uint32_t meshID, HugePageVector<float3> positions, HugePageVector<float3> normals, HugePageVector<float4> tangents,
                          HugePageVector<float2> texCrds);
+    /// Makes a mesh skinned (see MeshSkin; its bind pose has the mesh's vertex count). Its vertices
+    /// stay as they are until the first `setSkinningMatrices`.
+    void setMeshSkin(uint32_t meshID, MeshSkin skin);
+    /// Poses a skinned mesh: one matrix per joint (joint world matrix · inverse bind matrix). The
+    /// vertices are skinned now; the positions they replace become the previous frame's (motion
+    /// vectors), except in the first frame of a history. Its bottom-level tree is rebuilt at the
+    /// next update (GeometryMoved).
+    void setSkinningMatrices(uint32_t meshID, std::span<const float4x4> skinningMatrices);
     /// Ends the frame's update: advances the camera (jitter, previous-frame matrices), makes
     /// untouched instances' previous matrices current, refits the acceleration structure and
     /// returns what changed (plus `extra`, flags the caller determined).
     UpdateFlags update(UpdateFlags extra = UpdateFlags::None);
     /// The next update starts a new frame history, as the first one after finalize: previous-
-    /// frame matrices (instances and camera) equal the current ones, and the camera has no jitter
-    /// pattern until a G-buffer installs one.
+    /// frame matrices (instances and camera) and positions equal the current ones, and the camera
+    /// has no jitter pattern until a G-buffer installs one.
     void resetFrameHistory()
     {
         mFirstFrame = true;
         mCamera.setPatternGenerator(nullptr, float2(0.f));
     }
 
-    /// What updates change, geometry aside: instance matrices, lights, the camera (with its jitter
-    /// pattern and previous-frame data) and the frame-history state. A render that borrows the
-    /// scene (`falcor.render`) saves it and restores it afterwards, so the scene's owner finds the
-    /// scene as it left it.
+    /// A skinned mesh's vertices as a frame left them.
+    struct PosedVertices
+    {
+        uint32_t meshID = 0;
+        HugePageVector<float3> positions, normals, prevPositions;
+        HugePageVector<float4> tangents;
+    };
+
+    /// What updates change, static geometry aside: instance matrices, skinned vertices, lights,
+    /// the camera (with its jitter pattern and previous-frame data) and the frame-history state. A
+    /// render that borrows the scene (`falcor.render`) saves it and restores it afterwards, so the
+    /// scene's owner finds the scene as it left it.
     struct FrameState
     {
         const Scene* pScene = nullptr; ///< The scene it was saved from.
         std::vector<Instance> instances;
+        std::vector<PosedVertices> posedVertices;
+        std::vector<uint32_t> movedMeshes;
         std::vector<LightData> lights;
         Camera camera;
         bool cameraSwitched = false, firstFrame = true, transformsSet = false;
@@ -202,7 +226,8 @@ public:
     VertexData getVertexData(const TriangleHit& hit) const;
     /// As above, also deciding `frontFacing` for a ray travelling along `rayDir`.
     VertexData getVertexData(const TriangleHit& hit, const float3& rayDir) const;
-    /// World position of the hit point with the previous frame's instance matrix.
+    /// World position of the hit point in the previous frame (instance matrix and, for skinned
+    /// meshes, vertex positions).
     float3 getPrevPosW(const TriangleHit& hit) const;
     /// Closest hit; `alphaTest` discards hits the materials' alpha masks reject.
     TriangleHit closestHit(const Ray& ray, RayCullMode cull = RayCullMode::None, bool alphaTest = true) const;
@@ -225,6 +250,13 @@ private:
     };
 
     void buildAccel();
+    /// Rebuilds the bottom levels of the meshes whose vertices moved (mMovedMeshes).
+    void rebuildMovedMeshes();
+    void updateMeshBounds(Mesh& mesh);
+    /// Records that a mesh's vertices changed (its tree is rebuilt at the next update).
+    void markMoved(uint32_t meshID, UpdateFlags flags);
+    /// Drops the previous-frame positions of meshes that did not move since the last update.
+    void settlePrevPositions();
     /// The top level follows the instances' world matrices (same meshes and winding).
     void refitAccel();
     std::vector<MeshGeometry> accelGeometry() const;
@@ -250,8 +282,9 @@ private:
     bool mBottomLevelsCached = false; ///< readGeometryCache restored the trees: finalize keeps them.
     bool mFirstFrame = true;
     bool mTransformsSet = false; ///< Instance matrices were pushed since the last update.
-    bool mAccelDirty = false;    ///< Geometry or the opaque/alpha-tested status of a mesh changed: rebuild.
+    bool mAccelDirty = false;    ///< The opaque/alpha-tested status of a mesh or a winding changed: rebuild.
     bool mBoundsDirty = false;   ///< Mesh vertices changed.
+    std::vector<uint32_t> mMovedMeshes; ///< Meshes whose vertices changed since the last update (sorted, unique).
     UpdateFlags mPendingUpdates = UpdateFlags::None;
     UpdateFlags mUpdates = UpdateFlags::None;
     uint64_t mUpdateCount = 0;

@@ -524,6 +524,32 @@ void registerSceneBindings(py::module_& m)
         s.setMeshVertices(meshID, rows<float3, 3>(positions, "positions"), rows<float3, 3>(normals, "normals"),
                           rows<float4, 4>(tangents, "tangents"), rows<float2, 2>(texcoords, "texcoords"));
     }, "mesh_id"_a, "positions"_a, "normals"_a, "tangents"_a, "texcoords"_a);
+    scene.def("set_mesh_skin", [](Scene& s, uint32_t meshID, const py::object& positions, const py::object& normals,
+                                  const py::object& tangents, const py::object& jointIndices, const py::object& weights, uint32_t jointCount) {
+        MeshSkin skin;
+        skin.bindPositions = rows<float3, 3>(positions, "bind positions");
+        skin.bindNormals = rows<float3, 3>(normals, "bind normals");
+        skin.bindTangents = rows<float4, 4>(tangents, "bind tangents");
+        UintArray indices = UintArray::ensure(jointIndices);
+        FALCOR_CHECK(indices && indices.ndim() == 2, "NativeScene: joint indices must be an (N, K) uint array.");
+        const FloatArray w = rowArray(weights, indices.shape(1), "NativeScene: joint weights (as wide as the joint indices)");
+        FALCOR_CHECK(w.shape(0) == indices.shape(0), "NativeScene: ", indices.shape(0), " rows of joint indices, ", w.shape(0), " of weights.");
+        skin.influences = uint32_t(indices.shape(1));
+        skin.jointIndices = unpack<uint32_t>(indices.data(), size_t(indices.size()));
+        skin.weights = unpack<float>(w.data(), size_t(w.size()));
+        skin.jointCount = jointCount;
+        auto lock = writeLock(s);
+        s.setMeshSkin(meshID, std::move(skin));
+    }, "mesh_id"_a, "bind_positions"_a, "bind_normals"_a, "bind_tangents"_a, "joint_indices"_a, "weights"_a, "joint_count"_a,
+       "Makes a mesh skinned: its bind pose (N, 3/3/4) and (N, K) joint indices and weights (rows summing to 1).");
+    scene.def("set_skinning_matrices", [](Scene& s, uint32_t meshID, const py::object& matrices) {
+        const FloatArray a = FloatArray::ensure(matrices);
+        FALCOR_CHECK(a && a.ndim() == 3 && a.shape(1) == 4 && a.shape(2) == 4, "NativeScene: skinning matrices must be a (J, 4, 4) float array.");
+        const HugePageVector<float4x4> m = unpack<float4x4>(a.data(), size_t(a.shape(0)));
+        auto lock = writeLock(s);
+        py::gil_scoped_release release;
+        s.setSkinningMatrices(meshID, m);
+    }, "mesh_id"_a, "matrices"_a, "Poses a skinned mesh: one (joint world @ inverse bind) matrix per joint, (J, 4, 4).");
     scene.def("update", [](Scene& s, uint32_t extra) {
         auto lock = writeLock(s);
         py::gil_scoped_release release;

@@ -52,11 +52,12 @@ _tables: dict = {}
 def _table(kind: str) -> dict:
     """name -> class of what a file may contain: 'objects', 'enums', 'vectors'."""
     if not _tables:
-        from . import animation, camera, envmap, light, material, render_settings, scene, scene_builder, transform
+        from . import animation, camera, envmap, light, material, render_settings, scene, scene_builder, skinning, transform
         from ._enum import BoundEnum
 
         objects = [scene.SceneContents, scene._Geometry, scene.BuiltMesh, material._Slot, camera.Camera, animation.Animation,
-                   animation._Keyframe, envmap.EnvMap, render_settings.SceneRenderSettings, transform.Transform]
+                   animation._Keyframe, envmap.EnvMap, render_settings.SceneRenderSettings, transform.Transform,
+                   skinning.MeshSkin]
         _tables["objects"] = {_name(c): c for c in _subclasses(objects + [material.IMaterial, light.Light])}
         _tables["enums"] = {_name(c): c for c in _subclasses([BoundEnum]) + [material.NormalMapType, scene_builder.SceneBuilderFlags]}
         _tables["vectors"] = {_name(c): c for c in _subclasses([math_types._Vector])}

@@ -13,6 +13,7 @@ import copy
 
 import numpy as np
 
+from .. import falcor_ext as _ext
 from .animation import INVALID_ID
 from .transform import inverse
 
@@ -98,7 +99,8 @@ class Pretransformed:
 def pretransform_static_meshes(meshes: list, placements: list, matrices: list, parents: list,
                                animated_nodes: set) -> Pretransformed:
     """Moves every static single-instance mesh to world space and places it by a new identity
-    node (Falcor's "Identity", appended after the existing nodes).
+    node (Falcor's "Identity", appended after the existing nodes). Skinned meshes are drawn in
+    world space too (their joints place them), by the identity node.
 
     `placements[i]` lists the nodes that place mesh i; `animated_nodes` are the nodes with an
     animation of their own. The given meshes are not modified (moved ones are copies)."""
@@ -107,12 +109,25 @@ def pretransform_static_meshes(meshes: list, placements: list, matrices: list, p
     parents = parents + [INVALID_ID]
     meshes, placements, static = list(meshes), [list(p) for p in placements], set()
     for i, (spec, nodes) in enumerate(zip(meshes, placements)):
+        if spec.skin is not None:
+            meshes[i], placements[i] = _skinned_in_world(spec, nodes), [identity]
+            continue
         if len(nodes) != 1 or spec.is_animated or _is_animated(nodes[0], parents, animated_nodes):
             continue
         meshes[i] = _to_world(spec, _node_chain_matrix(nodes[0], matrices, parents))
         placements[i] = [identity]
         static.add(i)
     return Pretransformed(meshes, placements, matrices, parents, static)
+
+
+def _skinned_in_world(spec, nodes: list):
+    """A copy of a skinned mesh whose unweighted vertices follow the node that places it."""
+    if len(nodes) > 1:
+        _ext.Logger.log_once(_ext.Logger.Level.Warning, f"Skinned mesh '{spec.name}' is placed by {len(nodes)} nodes; its joints "
+                             "place it, so it is drawn once (unweighted vertices follow the first node).")
+    spec = copy.copy(spec)
+    spec.skin = spec.skin.placed_by(nodes[0])
+    return spec
 
 
 def _is_animated(node_id: int, parents: list, animated_nodes: set) -> bool:

@@ -82,9 +82,10 @@ class BuiltMesh:
 class _Geometry:
     """Meshes, instances and the node hierarchy of a built scene."""
 
-    def __init__(self, meshes: list, instances: list, node_matrices: list, node_parents: list) -> None:
+    def __init__(self, meshes: list, instances: list, node_matrices: list, node_parents: list, skins: list) -> None:
         self.meshes = meshes            # BuiltMesh records
         self.instances = instances      # (mesh_id, node_id)
+        self.skins = skins              # MeshSkin of each skinned mesh, with its mesh_id and bind pose
         self.local = [m.copy() for m in node_matrices]
         self.static_local = node_matrices
         self.parents = node_parents
@@ -174,8 +175,20 @@ def build_contents(builder: SceneBuilder) -> tuple:
                                        [n.parent for n in builder._nodes], {a.nodeID for a in builder._animations})
     order, instances = order_meshes_and_instances(moved.placements, moved.static, flags)
     specs = [moved.meshes[i] for i in order]
-    geometry = _Geometry([BuiltMesh(m) for m in specs], instances, moved.matrices, moved.parents)
+    geometry = _Geometry([BuiltMesh(m) for m in specs], instances, moved.matrices, moved.parents, _skins(specs))
     return SceneContents(builder, geometry, materials), specs
+
+
+def _skins(specs: list) -> list:
+    """The skins of the meshes (in scene order), each given its mesh id and the bind pose."""
+    skins = []
+    for mesh_id, spec in enumerate(specs):
+        if spec.skin is not None:
+            skin = spec.skin
+            skin.mesh_id = mesh_id
+            skin.bind_positions, skin.bind_normals, skin.bind_tangents = spec.positions, spec.normals, spec.tangents
+            skins.append(skin)
+    return skins
 
 
 class SceneContents:
@@ -227,6 +240,10 @@ class Scene(SceneLighting):
         for mesh in mesh_arrays or []:
             self.native.add_mesh(mesh.name, mesh.positions, mesh.normals, mesh.tangents, mesh.texcoords, mesh.triangles,
                                  mesh.material_id, mesh.front_face_cw, mesh.is_animated)
+        for skin in geometry.skins:
+            self.native.set_mesh_skin(skin.mesh_id, skin.bind_positions, skin.bind_normals, skin.bind_tangents,
+                                      skin.joint_indices, skin.weights, len(skin.joints))
+        self._skins_posed = False
         world = geometry.instance_matrices()
         for (mesh_id, node_id), matrix in zip(geometry.instances, world):
             self.native.add_instance(mesh_id, node_id, matrix)
@@ -266,8 +283,18 @@ class Scene(SceneLighting):
             extra |= int(_F.SceneGraphChanged)
             if any(node in moved_nodes for _, node in self._geometry.instances):
                 self.native.set_instance_transforms(self._geometry.instance_matrices())
+        self._pose_skins(moved_nodes)
         self._push_edits(moved_nodes)
         return SceneUpdateFlags(self.native.update(extra))
+
+    def _pose_skins(self, moved_nodes: set) -> None:
+        """Skins the meshes whose joints moved (all of them in the first update: joints at rest
+        need not be at their bind pose)."""
+        world = self._geometry.world
+        for skin in self._geometry.skins:
+            if not self._skins_posed or any(int(j) in moved_nodes for j in skin.joints):
+                self.native.set_skinning_matrices(skin.mesh_id, skin.skinning_matrices(world))
+        self._skins_posed = True
 
     def _push_edits(self, moved_nodes: set) -> None:
         """Sends the snapshot what changed (animated objects on `moved_nodes` follow their nodes);

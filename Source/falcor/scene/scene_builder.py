@@ -18,6 +18,7 @@ from .envmap import EnvMap
 from .light import Light
 from .material import IMaterial, MaterialTextureSlot, StandardMaterial
 from .render_settings import SceneRenderSettings
+from .skinning import MeshSkin
 from .transform import Transform
 from .triangle_mesh import TriangleMesh
 
@@ -94,6 +95,7 @@ class MeshSpec:
         self.is_animated = bool(is_animated)
         self.material_id = -1  # set when the scene is built
         self.tangents: np.ndarray | None = None
+        self.skin: MeshSkin | None = None  # set by importers for meshes that follow joints
 
 
 class Node:
@@ -246,6 +248,16 @@ class SceneBuilder(SceneLighting):
         self.addMaterial(material)
         self._meshes.append(spec)
         return len(self._meshes) - 1
+
+    def _set_mesh_skin(self, mesh_id: int, skin: MeshSkin) -> None:
+        """Makes a mesh skinned (importers; Falcor's Python API has no skinning): it is drawn in
+        world space where its joints put it (see falcor.scene.skinning)."""
+        spec = self._meshes[mesh_id]
+        if skin.vertex_count != len(spec.positions):
+            raise _ext.RuntimeError(f"Mesh '{spec.name}' has {len(spec.positions)} vertices but its skin weights {skin.vertex_count}.")
+        if len(skin.joints) and not (0 <= skin.joints.min() and skin.joints.max() < len(self._nodes)):
+            raise _ext.RuntimeError(f"Mesh '{spec.name}': a joint of its skin is not a node of the scene.")
+        spec.skin, spec.is_animated = skin, True
 
     def addMaterial(self, material: IMaterial) -> int:
         """Adds a material (once: adding it again returns the same ID); returns its ID."""

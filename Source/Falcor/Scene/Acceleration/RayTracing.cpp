@@ -218,8 +218,25 @@ struct SceneAccel::Impl
         return boxes;
     }
 
-    /// Places the instances over the bottom levels: statistics, transforms and the top level.
-    void placeInstances(std::span<const InstanceDesc> descs)
+    /// Builds the bottom levels of `meshIDs` (all when empty) into `into`: large meshes one after
+    /// the other, each on the whole pool; small ones side by side, one per task.
+    static void buildMeshes(std::span<const MeshGeometry> geometry, std::span<const uint32_t> meshIDs, std::vector<Mesh>& into,
+                            AccelBuildPhases* phases)
+    {
+        const size_t count = meshIDs.empty() ? geometry.size() : meshIDs.size();
+        auto id = [&](size_t i) { return meshIDs.empty() ? uint32_t(i) : meshIDs[i]; };
+        auto isLarge = [&](size_t i) { return geometry[id(i)].triangles.size() >= kLargeMeshTriangles; };
+        for (size_t i = 0; i < count; ++i)
+            if (isLarge(i))
+                into[id(i)] = buildMesh(geometry[id(i)], true, phases);
+        parallelFor(count, 1, [&](size_t b, size_t e) {
+            for (size_t i = b; i < e; ++i)
+                if (!isLarge(i))
+                    into[id(i)] = buildMesh(geometry[id(i)], false);
+        });
+    }
+
+    void countBottomLevels()
     {
         stats.triangleCount = stats.blasNodeCount = blasMemoryBytes = 0;
         for (const auto& m : meshes)
@@ -228,6 +245,12 @@ struct SceneAccel::Impl
             stats.blasNodeCount += m.bvh.nodes.size();
             blasMemoryBytes += m.bvh.nodes.size() * sizeof(WideNode) + m.triangles.size() * sizeof(Triangle4);
         }
+    }
+
+    /// Places the instances over the bottom levels: statistics, transforms and the top level.
+    void placeInstances(std::span<const InstanceDesc> descs)
+    {
+        countBottomLevels();
         instances.assign(descs.size(), Instance{});
         for (size_t i = 0; i < descs.size(); ++i)
         {
@@ -316,20 +339,27 @@ void SceneAccel::build(std::span<const MeshGeometry> meshes, std::span<const Ins
     // Built aside and moved in at the end, so a failed build leaves the structure as it was.
     Impl next;
     auto start = std::chrono::steady_clock::now();
-    // Large meshes spread their own build over the pool; small ones are built side by side.
     next.meshes.resize(meshes.size());
-    auto isLarge = [&](size_t i) { return meshes[i].triangles.size() >= kLargeMeshTriangles; };
-    for (size_t i = 0; i < meshes.size(); ++i)
-        if (isLarge(i))
-            next.meshes[i] = Impl::buildMesh(meshes[i], true, &next.stats.blasPhases);
-    parallelFor(meshes.size(), 1, [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; ++i)
-            if (!isLarge(i))
-                next.meshes[i] = Impl::buildMesh(meshes[i], false);
-    });
+    Impl::buildMeshes(meshes, {}, next.meshes, &next.stats.blasPhases);
     next.stats.blasBuildMs = msSince(start);
     next.placeInstances(instances);
     *mpImpl = std::move(next);
+}
+
+void SceneAccel::rebuildMeshes(std::span<const MeshGeometry> meshes, std::span<const uint32_t> meshIDs)
+{
+    Impl& impl = *mpImpl;
+    FALCOR_CHECK(meshes.size() == impl.meshes.size(), "SceneAccel: ", meshes.size(), " meshes given, ", impl.meshes.size(), " built.");
+    for (uint32_t id : meshIDs)
+        FALCOR_CHECK(id < meshes.size() && meshes[id].triangles.size() == impl.meshes[id].triangleCount, "SceneAccel: mesh ", id,
+                     " can't be rebuilt (unknown, or its triangle count changed).");
+    // Built aside, then moved in: a failed build leaves the structure as it was.
+    std::vector<Impl::Mesh> rebuilt(meshes.size());
+    Impl::buildMeshes(meshes, meshIDs, rebuilt, nullptr);
+    for (uint32_t id : meshIDs)
+        impl.meshes[id] = std::move(rebuilt[id]);
+    impl.countBottomLevels();
+    impl.buildTopLevel();
 }
 
 void SceneAccel::setInstances(std::span<const MeshGeometry> meshes, std::span<const InstanceDesc> instances)

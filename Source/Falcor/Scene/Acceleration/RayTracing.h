@@ -130,6 +130,11 @@ public:
     /// top level (a fresh SAH build over the instance boxes; meshes are untouched).
     void updateInstanceTransforms(std::span<const float4x4> transforms);
 
+    /// Rebuilds the bottom levels of the meshes `meshIDs` from `meshes` (all meshes, as in build,
+    /// with the same triangle counts; their vertices moved) and the top level over the current
+    /// instance transforms. On error the structure is unchanged.
+    void rebuildMeshes(std::span<const MeshGeometry> meshes, std::span<const uint32_t> meshIDs);
+
     /// Keeps the bottom levels (one per mesh, which must be the meshes they were built from, with
     /// the same triangle counts) and places new instances over them; the opaque flags are taken
     /// from `meshes`. Used after `readBottomLevels`.

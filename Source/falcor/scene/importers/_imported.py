@@ -34,6 +34,7 @@ from ..envmap import EnvMap
 from ..light import DirectionalLight, PointLight
 from ..light import Light as FalcorLight
 from ..material import IMaterial, MaterialTextureSlot, ShadingModel, StandardMaterial
+from ..skinning import MeshSkin
 from ..transform import Transform
 from ..triangle_mesh import TriangleMesh
 from . import error
@@ -56,6 +57,25 @@ class Mesh:
     material: int  # index into ImportedScene.materials
     texcoords: np.ndarray | None = None  # (N, 2) float32, origin at the image's top-left
     tangents: np.ndarray | None = None  # (N, 4) float32, w = bitangent sign; the file's, when it has them
+    skin: Skin | None = None  # linear blend skinning by joint nodes; None for rigid meshes
+
+
+@dataclass
+class Skin:
+    """Linear blend skinning: vertex v is drawn in world space at
+
+        sum_k weights[v, k] * world(joints[joint_indices[v, k]]) @ inverse_bind[joint_indices[v, k]] @ p_v
+
+    where `world` is a joint node's world matrix in the current frame and `inverse_bind[j]` maps the
+    mesh's own space to joint j's space at bind time (glTF's inverseBindMatrices, Assimp's bone
+    offset matrix). The nodes that place the mesh don't move it, as glTF specifies, except that a
+    vertex with no weight follows the node that places it. Weights need not be normalized (rows are
+    divided by their sum); negative or non-finite weights and indices out of range are an error."""
+
+    joints: list[int]  # node indices
+    inverse_bind: np.ndarray  # (J, 4, 4) float64
+    joint_indices: np.ndarray  # (N, K) integers into `joints`
+    weights: np.ndarray  # (N, K) float32
 
 
 @dataclass
@@ -308,14 +328,19 @@ def local_trs_at(scene: ImportedScene, node: int, channels: list[Channel], t: fl
 
 def add_to_scene_builder(scene: ImportedScene, builder):
     """Add an imported scene through the public SceneBuilder API, in the order Falcor's importer uses:
-    nodes, meshes (creating materials as meshes need them) and their instances, animations, cameras, lights."""
+    nodes, meshes (creating materials as meshes need them) and their instances, skins, animations, cameras, lights."""
+    skins = [_checked_skin(scene, mesh) for mesh in scene.meshes]  # before anything is added: no half-built scene
     node_ids: list[int] = []
     for node in scene.nodes:
         node_ids.append(_add_node(scene, node, node_ids, builder))
     materials: dict = {}
     mesh_ids = [builder.addTriangleMesh(_triangle_mesh(scene, mesh, builder),
-                                        _material(scene.materials, mesh.material, materials, builder))
+                                        _material(scene.materials, mesh.material, materials, builder), mesh.skin is not None)
                 for mesh in scene.meshes]
+    for mesh_id, skin in zip(mesh_ids, skins):
+        if skin is not None:
+            skin.joints = np.asarray(node_ids, np.int64)[skin.joints]
+            builder._set_mesh_skin(mesh_id, skin)
     for node, node_id in zip(scene.nodes, node_ids):
         for mesh in node.meshes:
             builder.addMeshInstance(node_id, mesh_ids[mesh])
@@ -345,6 +370,21 @@ def _add_node(scene: ImportedScene, node: Node, node_ids: list[int], builder) ->
     SceneBuilder takes the matrix; a `Transform` would drop shear, and decomposing costs a quarter
     of a millisecond per node: a 100,000-instance file spent most of its load there)."""
     return builder._add_node(node.name, node.matrix, INVALID_ID if node.parent is None else node_ids[node.parent])
+
+
+def _checked_skin(scene: ImportedScene, mesh: Mesh) -> MeshSkin | None:
+    """The mesh's skin with its joints still the file's node indices, or ImporterError naming the file."""
+    skin = mesh.skin
+    if skin is None:
+        return None
+    if any(not 0 <= j < len(scene.nodes) for j in skin.joints):
+        raise error(scene.path, f"a joint of the skin of mesh '{mesh.name}' is not a node of the file")
+    if len(skin.weights) != len(mesh.positions):
+        raise error(scene.path, f"mesh '{mesh.name}' has {len(mesh.positions)} vertices but skin weights for {len(skin.weights)}")
+    try:
+        return MeshSkin(mesh.name, skin.joints, skin.inverse_bind, skin.joint_indices, skin.weights)
+    except _ext.RuntimeError as e:
+        raise error(scene.path, str(e)) from None
 
 
 def _transform(matrix: np.ndarray, what: str) -> Transform:

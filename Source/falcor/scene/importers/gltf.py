@@ -26,10 +26,16 @@ asset to Falcor's scene as Falcor 8's Assimp-based importer does:
   the node's world transform; `range` is ignored, as in Falcor.
 - Animations: translation/rotation/scale channels become one Falcor Animation per (glTF animation, node),
   named "<node name>.<k>" as Falcor names them; see _imported.keyframe_times for how STEP and CUBICSPLINE
-  are represented with Falcor's linear keyframes. Morph weights and skins are not supported (warning).
+  are represented with Falcor's linear keyframes. Morph weights are not supported (warning).
+- Skins: a mesh on a node with a skin gets the skin's joints (nodes) and inverseBindMatrices (identity
+  when absent) and each vertex's JOINTS_n / WEIGHTS_n influences (all sets pygltflib reads), as
+  glTF defines linear blend skinning; the node's own transform does not move it. A mesh used by
+  nodes with different skins (or also rigidly) is imported once per skin. The `skeleton` hint is
+  not needed.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -100,10 +106,13 @@ class _GltfParser:
         self.material_map: dict[int | None, int] = {}  # glTF material index -> scene material index
         self.mesh_map: dict[int, list[int]] = {}  # glTF mesh index -> scene mesh indices (one per primitive)
         self.node_map: dict[int, int] = {}  # glTF node index -> scene node index
+        self.node_skins: dict[int, int] = {}  # scene node index -> glTF skin index, for skinned nodes with meshes
+        self.influences: dict[int, tuple] = {}  # scene mesh index -> (joint indices, weights) per vertex
 
     def parse(self) -> ir.ImportedScene:
         for root in self._root_nodes():
             self._add_node(root, None)
+        self._apply_skins()
         for index, animation in enumerate(self.gltf.animations):
             self._add_animation(index, animation)
         return self.scene
@@ -168,8 +177,8 @@ class _GltfParser:
         self.node_map[index] = scene_index
         name = node.name or f"nodes[{index}]"
         self.scene.nodes.append(ir.Node(name, parent, _node_matrix(node), self._node_meshes(node)))
-        if node.skin is not None:
-            warn(f"glTF '{self.path}': node '{name}' is skinned; skinning is not supported, the bind pose is used.")
+        if node.skin is not None and node.mesh is not None:
+            self.node_skins[scene_index] = node.skin
         if node.camera is not None:
             self.scene.cameras.append(self._camera(node.camera, name, scene_index))
         light = (node.extensions or {}).get("KHR_lights_punctual", {}).get("light")
@@ -217,11 +226,34 @@ class _GltfParser:
             raise error(self.path, f"mesh '{name}' has indices beyond its {len(positions)} vertices")
         texcoords = self._optional(attributes.TEXCOORD_0)
         material = self._material_index(primitive.material)
+        influences = self._influences(attributes, name, len(positions))
         if attributes.NORMAL is None:
+            corners = indices.reshape(-1)
             positions, normals, texcoords, indices = ir.flat_shaded(positions, indices, texcoords)
-            return ir.Mesh(name, positions, normals, indices, material, texcoords)
-        return ir.Mesh(name, positions, self._optional(attributes.NORMAL), indices, material, texcoords,
-                       self._optional(attributes.TANGENT))
+            mesh = ir.Mesh(name, positions, normals, indices, material, texcoords)
+            if influences is not None:  # the flat-shaded vertices are the triangles' corners
+                influences = (influences[0][corners], influences[1][corners])
+        else:
+            mesh = ir.Mesh(name, positions, self._optional(attributes.NORMAL), indices, material, texcoords,
+                           self._optional(attributes.TANGENT))
+        if influences is not None:
+            self.influences[len(self.scene.meshes)] = influences  # the index _add_mesh gives it
+        return mesh
+
+    def _influences(self, attributes, name: str, vertex_count: int) -> tuple | None:
+        """(joint indices, weights), (N, 4k) each, from the JOINTS_n / WEIGHTS_n pairs; None without any."""
+        joints, weights = [], []
+        for n in range(8):
+            j, w = getattr(attributes, f"JOINTS_{n}", None), getattr(attributes, f"WEIGHTS_{n}", None)
+            if j is None or w is None:
+                break
+            joints.append(self.accessor(j).astype(np.int64))
+            weights.append(self.accessor(w).astype(np.float32))
+        if not joints:
+            return None
+        if any(len(a) != vertex_count or a.shape[1] != 4 for a in joints + weights):
+            raise error(self.path, f"mesh '{name}': its JOINTS/WEIGHTS attributes must be VEC4 with one element per vertex")
+        return np.concatenate(joints, axis=1), np.concatenate(weights, axis=1)
 
     def _optional(self, accessor_index):
         return None if accessor_index is None else self.accessor(accessor_index).astype(np.float32)
@@ -322,6 +354,51 @@ class _GltfParser:
         outer = float(spot.get("outerConeAngle", math.pi / 4))
         inner = float(spot.get("innerConeAngle", 0.0))
         return ir.Light(name, node, "point", tuple(intensity), opening_angle=outer, penumbra_angle=outer - inner)
+
+    # --- skins ---
+
+    def _apply_skins(self):
+        """Gives the meshes of skinned nodes their skin: in place when all of a mesh's nodes have the
+        same skin, else a copy per skin (rigid nodes keep the mesh as it is)."""
+        users: dict[int, list] = {}  # scene mesh index -> the skins of its nodes (None: a rigid node)
+        for node_index, node in enumerate(self.scene.nodes):
+            for m in node.meshes:
+                users.setdefault(m, []).append(self.node_skins.get(node_index))
+        skinned: dict[tuple, int] = {}  # (mesh, skin) -> the mesh index with that skin
+        for m, skins in users.items():
+            rigid_use = None in skins
+            for k, skin in enumerate(s for s in dict.fromkeys(skins) if s is not None):
+                skinned[m, skin] = self._skinned_mesh(m, skin, in_place=k == 0 and not rigid_use)
+        for node_index, skin in self.node_skins.items():
+            node = self.scene.nodes[node_index]
+            node.meshes = [skinned.get((m, skin), m) for m in node.meshes]
+
+    def _skinned_mesh(self, mesh_index: int, skin_index: int, in_place: bool) -> int:
+        mesh = self.scene.meshes[mesh_index]
+        if mesh_index not in self.influences:
+            warn(f"glTF '{self.path}': mesh '{mesh.name}' is on a skinned node but has no JOINTS_0/WEIGHTS_0; it is rigid.")
+            return mesh_index
+        joints, inverse_bind = self._skin(skin_index)
+        skinned = dataclasses.replace(mesh, skin=ir.Skin(joints, inverse_bind, *self.influences[mesh_index]))
+        if in_place:
+            self.scene.meshes[mesh_index] = skinned
+            return mesh_index
+        self.scene.meshes.append(skinned)
+        return len(self.scene.meshes) - 1
+
+    def _skin(self, index: int) -> tuple[list[int], np.ndarray]:
+        """(joint scene nodes, inverse bind matrices (J, 4, 4)) of a glTF skin."""
+        skin = self.gltf.skins[index]
+        missing = [j for j in skin.joints if j not in self.node_map]
+        if missing:
+            raise error(self.path, f"skin {index} uses node {missing[0]}, which is not in the scene's node tree")
+        joints = [self.node_map[j] for j in skin.joints]
+        if skin.inverseBindMatrices is None:
+            return joints, np.tile(np.eye(4), (len(joints), 1, 1))
+        matrices = self.accessor(skin.inverseBindMatrices).astype(np.float64)
+        if matrices.shape != (len(joints), 16):
+            raise error(self.path, f"skin {index} has {len(joints)} joints but inverseBindMatrices of shape {matrices.shape}")
+        return joints, matrices.reshape(-1, 4, 4).transpose(0, 2, 1)  # glTF stores matrices column-major
 
     # --- animations ---
 
