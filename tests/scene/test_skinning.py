@@ -9,10 +9,9 @@ import base64
 import json
 import math
 
+import falcor
 import numpy as np
 import pytest
-
-import falcor
 from falcor.math_types import float3
 from falcor.scene.animation import Animation
 from falcor.scene.material import StandardMaterial
@@ -33,7 +32,7 @@ def strip(rows: int = 4):
     return positions, np.array(quads, np.uint32).reshape(-1)
 
 
-def arm_builder(weights, holder=Transform(translation=float3(5, 0, 0)), elbow_scale=(1.0, 1.0, 1.0)):
+def arm_builder(weights):
     """A strip skinned to a shoulder (at the origin) and an elbow (at y = 2) that bends about Z
     from 0 to 90 degrees over 2 s; the strip is placed by a 'holder' node, which skinning ignores
     but for unweighted vertices."""
@@ -44,12 +43,12 @@ def arm_builder(weights, holder=Transform(translation=float3(5, 0, 0)), elbow_sc
     positions, triangles = strip()
     mesh = TriangleMesh.from_arrays(positions, np.tile([0, 0, 1], (len(positions), 1)), np.zeros((len(positions), 2)), triangles, name="arm")
     mesh_id = b.addTriangleMesh(mesh, StandardMaterial("Skin"), True)
-    b.addMeshInstance(b.addNode("holder", holder), mesh_id)
+    b.addMeshInstance(b.addNode("holder", Transform(translation=float3(5, 0, 0))), mesh_id)
     inverse_bind = np.stack([np.eye(4), np.linalg.inv(translation(0, 2, 0))])
     b._set_mesh_skin(mesh_id, MeshSkin("arm", [shoulder, elbow], inverse_bind, np.tile([0, 1], (len(positions), 1)), weights))
     bend = Animation("bend", elbow, 2.0)
-    bend.addKeyframe(0.0, Transform(translation=float3(0, 2, 0), scaling=float3(*elbow_scale)))
-    bend.addKeyframe(2.0, Transform(translation=float3(0, 2, 0), scaling=float3(*elbow_scale), rotationEuler=float3(0, 0, math.pi / 2)))
+    bend.addKeyframe(0.0, Transform(translation=float3(0, 2, 0)))
+    bend.addKeyframe(2.0, Transform(translation=float3(0, 2, 0), rotationEuler=float3(0, 0, math.pi / 2)))
     b.addAnimation(bend)
     return b, positions, inverse_bind
 
@@ -224,8 +223,7 @@ def gltf_reference(path, t):
     """Skinned positions of the glTF tutorial's simple skin at key time t, from the file's data by the
     glTF 2.0 definition (joint matrix = global joint transform @ inverse bind matrix)."""
     import pygltflib
-
-    from falcor.scene.importers._imported import quaternion_matrix, trs_matrix
+    from falcor.scene.importers._imported import trs_matrix
 
     g = pygltflib.GLTF2().load(str(path))
     blobs = [base64.b64decode(b.uri.partition(";base64,")[2]) for b in g.buffers]  # the file embeds its buffers
