@@ -33,6 +33,7 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -312,26 +313,100 @@ py::list nodeList(const aiScene* scene)
     return nodes;
 }
 
-// Vertices that are bit-for-bit equal in position, normal and first UV set are joined, by hashing.
-// This replaces Assimp's JoinIdenticalVertices, which compares within an epsilon through a spatial
-// sort: on a 1M-triangle FBX it took 1.1 s of a 1.7 s read, this takes a few hundredths (the DCC
-// tools that write per-corner data write exact copies).
+// The bone influences of a mesh's vertices: per source vertex, its non-zero (bone, weight) pairs in
+// bone order, stored as one list with offsets (a vertex's pairs are first[v] .. first[v + 1]).
+struct BoneInfluences
+{
+    std::vector<const aiBone*> bones; // the mesh's bones, null entries left out
+    std::vector<uint32_t> first;      // source vertex count + 1 offsets
+    std::vector<uint32_t> bone;       // index into `bones`
+    std::vector<float> weight;
+    uint32_t maxCount = 0; // the most pairs any vertex has
+};
+
+// Padded (N, K) arrays cost N x K entries whatever the file holds; a file whose one vertex has
+// thousands of influences would make that vertex count times larger than its weights. Refused
+// beyond this many entries per weight (or vertex) the mesh holds.
+constexpr uint64_t kMaxPaddingRatio = 16;
+
+BoneInfluences boneInfluences(const aiMesh* mesh)
+{
+    BoneInfluences in;
+    const uint32_t n = mesh->mNumVertices;
+    for (unsigned b = 0; mesh->mBones && b < mesh->mNumBones; b++)
+        if (mesh->mBones[b])
+            in.bones.push_back(mesh->mBones[b]);
+    if (in.bones.empty())
+        return in; // maxCount 0: a rigid mesh
+    std::vector<uint32_t> count(size_t(n) + 1, 0);
+    uint64_t total = 0;
+    for (const aiBone* bone : in.bones)
+        for (unsigned w = 0; bone->mWeights && w < bone->mNumWeights; w++)
+        {
+            const aiVertexWeight& vw = bone->mWeights[w];
+            if (vw.mVertexId >= n)
+                throw std::runtime_error("mesh '" + std::string(mesh->mName.C_Str()) + "': bone '" + bone->mName.C_Str() +
+                                         "' weights vertex " + std::to_string(vw.mVertexId) + " of " + std::to_string(n));
+            if (vw.mWeight != 0.0f) // Falcor skips zero weights too: they move nothing
+                count[vw.mVertexId + 1]++, total++;
+        }
+    if (total >= UINT32_MAX)
+        throw std::runtime_error("mesh '" + std::string(mesh->mName.C_Str()) + "' has more than 2^32 bone weights");
+    for (uint32_t v = 0; v < n; v++)
+        in.maxCount = std::max(in.maxCount, count[v + 1]);
+    if (uint64_t(n) * in.maxCount > kMaxPaddingRatio * (total + n))
+        throw std::runtime_error("mesh '" + std::string(mesh->mName.C_Str()) + "': a vertex has " +
+                                 std::to_string(in.maxCount) + " bone influences, too many for its " + std::to_string(total) +
+                                 " weights to be padded to that count per vertex");
+    for (uint32_t v = 0; v < n; v++)
+        count[v + 1] += count[v];
+    in.first = count; // now offsets; `count` becomes each vertex's fill position
+    in.bone.resize(total);
+    in.weight.resize(total);
+    for (uint32_t b = 0; b < in.bones.size(); b++)
+        for (unsigned w = 0; in.bones[b]->mWeights && w < in.bones[b]->mNumWeights; w++)
+        {
+            const aiVertexWeight& vw = in.bones[b]->mWeights[w];
+            if (vw.mWeight != 0.0f)
+            {
+                uint32_t at = count[vw.mVertexId]++;
+                in.bone[at] = b;
+                in.weight[at] = vw.mWeight;
+            }
+        }
+    return in;
+}
+
+// Vertices that are bit-for-bit equal in position, normal, first UV set and bone influences are
+// joined, by hashing. This replaces Assimp's JoinIdenticalVertices, which compares within an
+// epsilon through a spatial sort: on a 1M-triangle FBX it took 1.1 s of a 1.7 s read, this takes a
+// few hundredths (the DCC tools that write per-corner data write exact copies).
 struct JoinedVertices
 {
     std::vector<uint32_t> unique; // source index of each joined vertex
     std::vector<uint32_t> remap;  // source index -> joined index
 };
 
-JoinedVertices joinIdenticalVertices(const aiMesh* mesh, const aiVector3D* normals)
+JoinedVertices joinIdenticalVertices(const aiMesh* mesh, const aiVector3D* normals, const BoneInfluences& skin)
 {
     const uint32_t n = mesh->mNumVertices;
-    auto key = [mesh, normals](uint32_t i, float out[8])
+    // Key words: position, normal, UV (8 floats' bits), then the influence count and its pairs
+    // padded with zeros (for a mesh without bones, nothing).
+    const size_t width = 8 + (skin.maxCount ? 1 + 2 * size_t(skin.maxCount) : 0);
+    auto key = [&](uint32_t i, uint32_t* out)
     {
-        std::memset(out, 0, 8 * sizeof(float));
+        std::memset(out, 0, width * sizeof(uint32_t));
         std::memcpy(out, &mesh->mVertices[i], 3 * sizeof(float));
         std::memcpy(out + 3, &normals[i], 3 * sizeof(float));
         if (mesh->mTextureCoords[0])
             std::memcpy(out + 6, &mesh->mTextureCoords[0][i], 2 * sizeof(float));
+        if (skin.maxCount)
+        {
+            const uint32_t begin = skin.first[i], pairs = skin.first[i + 1] - begin;
+            out[8] = pairs;
+            std::memcpy(out + 9, skin.bone.data() + begin, pairs * sizeof(uint32_t));
+            std::memcpy(out + 9 + skin.maxCount, skin.weight.data() + begin, pairs * sizeof(float));
+        }
     };
     size_t capacity = 16;
     while (capacity < 2 * size_t(n))
@@ -339,26 +414,23 @@ JoinedVertices joinIdenticalVertices(const aiMesh* mesh, const aiVector3D* norma
     std::vector<uint32_t> table(capacity, UINT32_MAX); // open addressing: joined index, or empty
     JoinedVertices joined;
     joined.remap.resize(n);
-    std::vector<float> keys; // the key of each joined vertex, 8 floats
-    float k[8];
+    std::vector<uint32_t> keys; // the key of each joined vertex, `width` words
+    std::vector<uint32_t> k(width);
+    const size_t keyBytes = width * sizeof(uint32_t);
     for (uint32_t i = 0; i < n; i++)
     {
-        key(i, k);
+        key(i, k.data());
         uint64_t h = 1469598103934665603ull;
-        for (float f : k)
-        {
-            uint32_t bits;
-            std::memcpy(&bits, &f, sizeof bits);
+        for (uint32_t bits : k)
             h = (h ^ bits) * 1099511628211ull;
-        }
         size_t slot = size_t(h ^ (h >> 29)) & (capacity - 1);
-        while (table[slot] != UINT32_MAX && std::memcmp(&keys[8 * size_t(table[slot])], k, sizeof k) != 0)
+        while (table[slot] != UINT32_MAX && std::memcmp(&keys[width * size_t(table[slot])], k.data(), keyBytes) != 0)
             slot = (slot + 1) & (capacity - 1);
         if (table[slot] == UINT32_MAX)
         {
             table[slot] = uint32_t(joined.unique.size());
             joined.unique.push_back(i);
-            keys.insert(keys.end(), k, k + 8);
+            keys.insert(keys.end(), k.begin(), k.end());
         }
         joined.remap[i] = table[slot];
     }
@@ -430,6 +502,44 @@ py::object optionalRows(const aiVector3D* data, const std::vector<uint32_t>& row
     return data ? py::object(gatherRows(data, rows, width)) : py::object(py::none());
 }
 
+// The skin of the joined vertices: the bones' node names, their offset matrices (mesh space to bone
+// space at bind time) and per vertex K = the most influences of any vertex (bone index, weight)
+// pairs, padded with bone 0 and weight 0. None for a mesh without weights.
+py::object skinDict(const BoneInfluences& in, const std::vector<uint32_t>& rows)
+{
+    if (in.maxCount == 0)
+        return py::none();
+    py::list names;
+    py::array_t<double> offsets({in.bones.size(), size_t(4), size_t(4)});
+    double* m = offsets.mutable_data();
+    for (size_t b = 0; b < in.bones.size(); b++)
+    {
+        names.append(text(in.bones[b]->mName));
+        for (unsigned i = 0; i < 4; i++)
+            for (unsigned j = 0; j < 4; j++)
+                m[16 * b + 4 * i + j] = in.bones[b]->mOffsetMatrix[i][j];
+    }
+    const size_t width = in.maxCount;
+    py::array_t<uint32_t> bones({rows.size(), width});
+    py::array_t<float> weights({rows.size(), width});
+    uint32_t* bone = bones.mutable_data();
+    float* weight = weights.mutable_data();
+    std::fill_n(bone, rows.size() * width, 0u);
+    std::fill_n(weight, rows.size() * width, 0.0f);
+    for (size_t r = 0; r < rows.size(); r++)
+    {
+        const uint32_t begin = in.first[rows[r]], pairs = in.first[rows[r] + 1] - begin;
+        std::copy_n(in.bone.data() + begin, pairs, bone + r * width);
+        std::copy_n(in.weight.data() + begin, pairs, weight + r * width);
+    }
+    py::dict d;
+    d["bones"] = names;
+    d["offsets"] = offsets;
+    d["joint_indices"] = bones;
+    d["weights"] = weights;
+    return d;
+}
+
 py::dict meshDict(const aiMesh* mesh)
 {
     py::dict d;
@@ -438,11 +548,6 @@ py::dict meshDict(const aiMesh* mesh)
     d["primitive_types"] = mesh->mPrimitiveTypes;
     d["face_count"] = mesh->mNumFaces;
     d["morph_targets"] = mesh->mNumAnimMeshes;
-    py::list bones;
-    for (unsigned i = 0; i < mesh->mNumBones; i++)
-        if (mesh->mBones[i])
-            bones.append(text(mesh->mBones[i]->mName));
-    d["bones"] = bones;
 
     bool triangles = mesh->mNumFaces > 0 && mesh->mFaces && mesh->mVertices;
     for (unsigned i = 0; triangles && i < mesh->mNumFaces; i++)
@@ -453,7 +558,7 @@ py::dict meshDict(const aiMesh* mesh)
     }
     if (!triangles) // points, lines, polygons left over or broken indices: Python skips the mesh
     {
-        for (const char* key : {"faces", "positions", "normals", "texcoords"})
+        for (const char* key : {"faces", "positions", "normals", "texcoords", "skin"})
             d[key] = py::none();
         return d;
     }
@@ -464,7 +569,9 @@ py::dict meshDict(const aiMesh* mesh)
         generated = smoothNormals(mesh);
         normals = generated.data();
     }
-    JoinedVertices joined = joinIdenticalVertices(mesh, normals);
+    BoneInfluences influences = boneInfluences(mesh);
+    JoinedVertices joined = joinIdenticalVertices(mesh, normals, influences);
+    d["skin"] = skinDict(influences, joined.unique);
     d["positions"] = gatherRows(mesh->mVertices, joined.unique, 3);
     d["normals"] = gatherRows(normals, joined.unique, 3);
     d["texcoords"] = optionalRows(mesh->mTextureCoords[0], joined.unique, 2);
@@ -665,13 +772,14 @@ py::dict sceneDict(const aiScene* s)
 // tangents, no degenerate-to-line conversion, no graph optimization (it mishandles negative
 // determinants), no material merging, no splitting of large meshes). Also without
 // JoinIdenticalVertices and GenSmoothNormals, done faster by joinIdenticalVertices and smoothNormals
-// above when the meshes are converted.
+// above when the meshes are converted, and without LimitBoneWeights: every bone influence is kept
+// (Falcor keeps Assimp's 4 largest, renormalized).
 unsigned postProcessSteps(bool mergeMeshes)
 {
     unsigned steps = aiProcessPreset_TargetRealtime_MaxQuality | aiProcess_FlipUVs | aiProcess_RemoveComponent;
     steps &= ~unsigned(aiProcess_CalcTangentSpace | aiProcess_FindDegenerates | aiProcess_OptimizeGraph |
                        aiProcess_RemoveRedundantMaterials | aiProcess_SplitLargeMeshes | aiProcess_JoinIdenticalVertices |
-                       aiProcess_GenSmoothNormals);
+                       aiProcess_GenSmoothNormals | aiProcess_LimitBoneWeights);
     if (!mergeMeshes)
         steps &= ~unsigned(aiProcess_OptimizeMeshes);
     return steps;

@@ -27,7 +27,10 @@ importers; Falcor's glTF/OBJ special cases are not needed here):
 - Animations: position/rotation/scale keys become channels in seconds (ticks / ticksPerSecond, 25
   ticks per second when the file gives none; a negative first key time becomes 0), applied to every
   node of the channel's name, interpolated linearly.
-- Skinning is not supported by the engine: skinned meshes are imported in their bind pose (warning).
+- Skinning: a mesh's bones become its `Skin`: each bone names its joint node, its offset matrix is
+  the joint's inverse bind matrix, and every non-zero weight of a vertex is kept (Falcor keeps
+  Assimp's 4 largest per vertex and normalizes them; the engine divides by the sum too). Bone
+  animation is node animation (above).
 """
 from __future__ import annotations
 
@@ -122,6 +125,7 @@ class _SceneMapper:
         self.scene = ir.ImportedScene(path)
         self.mesh_map: dict[int, int] = {}  # Assimp mesh index -> scene mesh index (skipped meshes absent)
         self.nodes_by_name: dict[str, list[int]] = {}
+        self.skins: list[tuple[int, dict]] = []  # (scene mesh index, the reader's skin) of skinned meshes
 
     def map(self) -> ir.ImportedScene:
         # (The reader gives None for a null pointer in the aiScene's arrays; Assimp leaves none in a valid scene.)
@@ -131,6 +135,7 @@ class _SceneMapper:
             if mesh is not None:
                 self._add_mesh(index, mesh, len(materials))
         self._add_nodes()
+        self._add_skins()
         for index, animation in enumerate(self.data["animations"]):
             if animation is not None:
                 self._add_animation(index, animation)
@@ -167,16 +172,50 @@ class _SceneMapper:
         ir.check_indices(self.path, faces, len(positions))
         if not np.isfinite(positions).all():
             raise error(self.path, f"mesh '{name}' has non-finite vertex positions")
-        if mesh["bones"]:
-            self._warn(f"mesh '{name}' is skinned ({len(mesh['bones'])} bones); skinning is not supported, "
-                       "the mesh is imported in its bind pose.")
         if mesh["morph_targets"]:
             self._warn(f"mesh '{name}' has morph targets, which are not supported; they are ignored.")
-        texcoords = mesh["texcoords"]
+        texcoords, skin = mesh["texcoords"], mesh["skin"]
+        if skin is not None:
+            self._check_skin(name, skin, len(positions))
         if normals is None or not np.isfinite(normals).all():
+            corners = faces.reshape(-1)  # the source vertex of each expanded one
             positions, normals, texcoords, faces = ir.flat_shaded(positions, faces, texcoords)
+            if skin is not None:
+                skin = dict(skin, joint_indices=skin["joint_indices"][corners], weights=skin["weights"][corners])
         self.mesh_map[index] = len(self.scene.meshes)
+        if skin is not None:
+            self.skins.append((len(self.scene.meshes), skin))
         self.scene.meshes.append(ir.Mesh(name, positions, normals, faces, mesh["material"], texcoords))
+
+    def _check_skin(self, name: str, skin: dict, vertex_count: int):
+        """The reader's skin arrays must fit the mesh and each other (they crossed a process boundary)."""
+        bones, offsets, joints, weights = skin["bones"], skin["offsets"], skin["joint_indices"], skin["weights"]
+        if (offsets.shape != (len(bones), 4, 4) or joints.ndim != 2 or joints.shape != weights.shape
+                or len(joints) != vertex_count or joints.dtype.kind not in "iu"):
+            raise error(self.path, f"mesh '{name}': Assimp's bone arrays do not match the mesh")
+        wrong = joints[(joints < 0) | (joints >= len(bones))]
+        if wrong.size:
+            raise error(self.path, f"mesh '{name}': a vertex weight names bone {int(wrong[0])} of {len(bones)}")
+        if not np.isfinite(weights).all() or (weights < 0).any():
+            raise error(self.path, f"mesh '{name}' has negative or non-finite bone weights")
+        bad = next((b for b, m in zip(bones, offsets) if not np.isfinite(m).all()), None)
+        if bad is not None:
+            raise error(self.path, f"mesh '{name}': bone '{bad}' has a non-finite offset matrix")
+
+    def _add_skins(self):
+        """Each skinned mesh's Skin, once the nodes its bones name are known."""
+        for mesh_index, skin in self.skins:
+            mesh = self.scene.meshes[mesh_index]
+            joints = []
+            for bone in skin["bones"]:
+                nodes = self.nodes_by_name.get(bone)
+                if not nodes:
+                    raise error(self.path, f"mesh '{mesh.name}': bone '{bone}' names no node of the scene")
+                if len(nodes) > 1:
+                    self._warn(f"bone '{bone}' names {len(nodes)} nodes; the first is its joint (as in Falcor).")
+                joints.append(nodes[0])
+            mesh.skin = ir.Skin(joints, np.asarray(skin["offsets"], np.float64),
+                                skin["joint_indices"], np.asarray(skin["weights"], np.float32))
 
     # --- materials ---
 

@@ -1,0 +1,230 @@
+"""Skinning from Assimp's formats: the importer IR's Skin (joints, inverse bind matrices, per-vertex
+influences) against what the files hold, read from the files themselves: the shared FBX asset's
+clusters (tests/scene/fbx_binary.py) and a small Collada skin written here."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import falcor
+from falcor.scene.importers import assimp
+
+import fbx_binary
+from shared_files import shared_path
+
+
+def skin_of(scene):
+    """The one skinned mesh of an imported scene, and the node placing it."""
+    (mesh,) = [m for m in scene.meshes if m.skin is not None]
+    (node,) = [i for i, n in enumerate(scene.nodes) if scene.meshes.index(mesh) in n.meshes]
+    return mesh, node
+
+
+def dense_weights(skin, joint_count: int) -> np.ndarray:
+    """(N, joints) weight of every joint at every vertex (slots of one joint added up)."""
+    dense = np.zeros((len(skin.weights), joint_count))
+    rows = np.repeat(np.arange(len(skin.weights)), skin.weights.shape[1])
+    np.add.at(dense, (rows, skin.joint_indices.ravel()), skin.weights.ravel())
+    return dense
+
+
+# --- the shared FBX asset -----------------------------------------------------------------------
+
+
+def fbx_matrix(record) -> np.ndarray:
+    """An FBX matrix property (16 doubles, column-major) as a column-vector matrix."""
+    return np.array(record.props[0][1]).reshape(4, 4).T
+
+
+def test_fbx_skin_matches_the_files_clusters():
+    path = Path(shared_path("assets", "fbx", "animation_with_skeleton.fbx"))
+    objects = next(r for r in fbx_binary.read(path.read_bytes()) if r.name == "Objects")
+    clusters = {d.props[1][1].split(b"\0")[0].decode(): d for d in objects.find("Deformer") if d.props[2][1] == b"Cluster"}
+    control_points = np.array(objects.find("Geometry")[0].find("Vertices")[0].props[0][1]).reshape(-1, 3)
+    scene = assimp.load_assimp(path)
+    mesh, mesh_node = skin_of(scene)
+    skin = mesh.skin
+    names = [scene.nodes[j].name for j in skin.joints]
+    # every cluster: Bone.001 too, which Falcor's LimitBoneWeights step drops (never among a vertex's 4 largest)
+    assert sorted(names) == sorted(clusters) and len(names) == 14
+    mesh_world = scene.world_matrix(mesh_node)
+    for name, inverse_bind in zip(names, skin.inverse_bind):
+        cluster = clusters[name]
+        # Blender writes each cluster's Transform as the mesh-to-bone matrix Assimp computes
+        np.testing.assert_allclose(inverse_bind, fbx_matrix(cluster.find("Transform")[0]), atol=1e-5)
+        # the bone's bind-time world matrix (TransformLink) times its inverse bind is the mesh's world matrix
+        bind_world = fbx_matrix(cluster.find("TransformLink")[0])
+        np.testing.assert_allclose(bind_world @ inverse_bind, mesh_world, atol=1e-5 * np.abs(mesh_world).max())
+    # each vertex carries the weights its control point has in the clusters (all of them, as stored)
+    expected = np.zeros((len(control_points), len(names)))
+    for j, name in enumerate(names):
+        cluster = clusters[name]
+        np.add.at(expected[:, j], cluster.find("Indexes")[0].props[0][1], cluster.find("Weights")[0].props[0][1])
+    point_of = {tuple(p): i for i, p in enumerate(control_points.astype(np.float32).tolist())}
+    points = np.array([point_of[tuple(p)] for p in mesh.positions.tolist()])
+    np.testing.assert_allclose(dense_weights(skin, len(names)), expected[points], rtol=1e-6)
+    assert skin.weights.shape[1] == (expected > 0).sum(axis=1).max() == 6  # Falcor would keep 4
+    sums = skin.weights.sum(axis=1)
+    assert sums.min() < 0.95 and sums.max() > 1.3  # the file's weights are not normalized; kept as they are
+    assert skin.joint_indices.shape == skin.weights.shape == (len(mesh.positions), 6)
+
+
+def test_fbx_skinned_mesh_loads_without_the_old_warning(capfd):
+    path = Path(shared_path("assets", "fbx", "animation_with_skeleton.fbx"))
+    assimp.load_assimp(path)
+    assert "skinning is not supported" not in capfd.readouterr().out
+
+
+# --- a Collada skin written here ----------------------------------------------------------------
+
+# Five joints placed along x; a strip of positions with known weights. Position 6 lies where
+# position 1 does, with the same normal, but different weights: the two must stay two vertices.
+POSITIONS = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (1, 1, 0), (2, 1, 0), (1, 0, 0)]
+TRIANGLES = [(0, 1, 4), (0, 4, 3), (6, 2, 5), (6, 5, 4)]
+INFLUENCES = [  # per position: (joint, weight)
+    [(0, 1.0)],
+    [(0, 0.5), (1, 0.5)],
+    [(1, 1.0)],
+    [(0, 0.8), (2, 0.2)],
+    [(0, 0.3), (1, 0.25), (2, 0.2), (3, 0.15), (4, 0.1)],  # five: Falcor's importer would drop 0.1
+    [(1, 0.6), (3, 0.6)],  # not normalized
+    [(2, 1.0)],
+]
+JOINT_X = [0.0, 1.0, 2.0, 3.0, 4.0]
+BIND_SHAPE = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.5], [0, 0, 0, 1]], float)
+
+
+def collada_skin() -> str:
+    weights = sorted({w for vertex in INFLUENCES for _, w in vertex})
+    v = " ".join(f"{j} {weights.index(w)}" for vertex in INFLUENCES for j, w in vertex)
+    inverse_binds = " ".join(" ".join(f"{x:g}" for x in np.linalg.inv(_translation(x)).ravel()) for x in JOINT_X)
+    joints = "\n".join(f'<node id="J{k}" sid="J{k}" name="J{k}" type="JOINT"><matrix sid="transform">'
+                       f'{" ".join(f"{x:g}" for x in _translation(x).ravel())}</matrix></node>'
+                       for k, x in enumerate(JOINT_X))
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit meter="1"/><up_axis>Y_UP</up_axis></asset>
+  <library_geometries><geometry id="strip" name="strip"><mesh>
+    <source id="strip-pos"><float_array id="strip-pos-array" count="{3 * len(POSITIONS)}">
+      {" ".join(f"{c:g}" for p in POSITIONS for c in p)}</float_array>
+      <technique_common><accessor source="#strip-pos-array" count="{len(POSITIONS)}" stride="3">
+        <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+      </accessor></technique_common></source>
+    <source id="strip-nrm"><float_array id="strip-nrm-array" count="3">0 0 1</float_array>
+      <technique_common><accessor source="#strip-nrm-array" count="1" stride="3">
+        <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+      </accessor></technique_common></source>
+    <vertices id="strip-vtx"><input semantic="POSITION" source="#strip-pos"/></vertices>
+    <triangles count="{len(TRIANGLES)}">
+      <input semantic="VERTEX" source="#strip-vtx" offset="0"/><input semantic="NORMAL" source="#strip-nrm" offset="1"/>
+      <p>{" ".join(f"{i} 0" for t in TRIANGLES for i in t)}</p></triangles>
+  </mesh></geometry></library_geometries>
+  <library_controllers><controller id="skin"><skin source="#strip">
+    <bind_shape_matrix>{" ".join(f"{x:g}" for x in BIND_SHAPE.ravel())}</bind_shape_matrix>
+    <source id="skin-joints"><Name_array id="skin-joints-array" count="{len(JOINT_X)}">
+      {" ".join(f"J{k}" for k in range(len(JOINT_X)))}</Name_array>
+      <technique_common><accessor source="#skin-joints-array" count="{len(JOINT_X)}" stride="1">
+        <param name="JOINT" type="name"/></accessor></technique_common></source>
+    <source id="skin-binds"><float_array id="skin-binds-array" count="{16 * len(JOINT_X)}">{inverse_binds}</float_array>
+      <technique_common><accessor source="#skin-binds-array" count="{len(JOINT_X)}" stride="16">
+        <param name="TRANSFORM" type="float4x4"/></accessor></technique_common></source>
+    <source id="skin-weights"><float_array id="skin-weights-array" count="{len(weights)}">
+      {" ".join(f"{w:g}" for w in weights)}</float_array>
+      <technique_common><accessor source="#skin-weights-array" count="{len(weights)}" stride="1">
+        <param name="WEIGHT" type="float"/></accessor></technique_common></source>
+    <joints><input semantic="JOINT" source="#skin-joints"/><input semantic="INV_BIND_MATRIX" source="#skin-binds"/></joints>
+    <vertex_weights count="{len(INFLUENCES)}">
+      <input semantic="JOINT" source="#skin-joints" offset="0"/><input semantic="WEIGHT" source="#skin-weights" offset="1"/>
+      <vcount>{" ".join(str(len(vertex)) for vertex in INFLUENCES)}</vcount>
+      <v>{v}</v></vertex_weights>
+  </skin></controller></library_controllers>
+  <library_visual_scenes><visual_scene id="scene">
+    <node id="Armature" name="Armature">{joints}</node>
+    <node id="Skinned" name="Skinned"><instance_controller url="#skin"><skeleton>#J0</skeleton></instance_controller></node>
+  </visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#scene"/></scene>
+</COLLADA>
+"""
+
+
+def _translation(x: float) -> np.ndarray:
+    matrix = np.eye(4)
+    matrix[0, 3] = x
+    return matrix
+
+
+@pytest.fixture
+def skinned_dae(tmp_path) -> Path:
+    path = tmp_path / "skinned.dae"
+    path.write_text(collada_skin())
+    return path
+
+
+def test_collada_skin_in_the_ir(skinned_dae):
+    scene = assimp.load_assimp(skinned_dae)
+    mesh, _ = skin_of(scene)
+    skin = mesh.skin
+    names = [scene.nodes[j].name for j in skin.joints]
+    assert sorted(names) == [f"J{k}" for k in range(len(JOINT_X))]
+    for name, inverse_bind in zip(names, skin.inverse_bind):
+        # Collada's skinning matrix is the joint's inverse bind matrix times the bind shape matrix
+        np.testing.assert_allclose(inverse_bind, np.linalg.inv(_translation(JOINT_X[int(name[1:])])) @ BIND_SHAPE, atol=1e-6)
+    # every vertex has its position's weights; position 6 stays apart from position 1
+    assert len(mesh.positions) == len(POSITIONS) and skin.weights.shape == (len(POSITIONS), 5)
+    expected = np.zeros((len(POSITIONS), len(names)))
+    for p, vertex in enumerate(INFLUENCES):
+        for j, w in vertex:
+            expected[p, names.index(f"J{j}")] = w
+    position_of = [POSITIONS.index(tuple(p)) for p in mesh.positions.astype(int).tolist()]
+    dense = dense_weights(skin, len(names))
+    by_weights = [next(q for q in range(len(POSITIONS)) if np.allclose(dense[v], expected[q])) for v in range(len(dense))]
+    assert sorted(by_weights) == list(range(len(POSITIONS)))  # each position's weights on exactly one vertex
+    assert all(POSITIONS[q] == POSITIONS[p] for p, q in zip(position_of, by_weights))
+    # the triangles still join the same positions with the same weights
+    corners = expected[np.array(TRIANGLES).ravel()]
+    np.testing.assert_allclose(np.sort(dense[mesh.indices.ravel()], axis=0), np.sort(corners, axis=0), atol=1e-7)
+    # bind pose: every joint's world matrix times its inverse bind is the bind shape matrix (rigid bind)
+    for j, inverse_bind in zip(skin.joints, skin.inverse_bind):
+        np.testing.assert_allclose(scene.world_matrix(j) @ inverse_bind, BIND_SHAPE, atol=1e-6)
+
+
+# --- the reader's result is checked (it crossed a process boundary) ---------------------------
+
+
+def map_altered(path: Path, alter) -> object:
+    """The IR of `path` after `alter(mesh_dict)` changed the reader's result for its one mesh."""
+    data = assimp._read(path, merge_meshes=True)["scene"]
+    alter(data["meshes"][0])
+    return assimp._SceneMapper(path, data).map()
+
+
+@pytest.mark.parametrize("alter, message", [
+    (lambda m: m["skin"]["weights"].__setitem__((0, 0), -0.5), "negative or non-finite bone weights"),
+    (lambda m: m["skin"]["weights"].__setitem__((1, 0), np.nan), "negative or non-finite bone weights"),
+    (lambda m: m["skin"]["joint_indices"].__setitem__((2, 0), 5), "names bone 5 of 5"),
+    (lambda m: m["skin"].__setitem__("joint_indices", m["skin"]["joint_indices"].astype(np.int64) - 1),
+     "names bone -1 of 5"),
+    (lambda m: m["skin"].__setitem__("joint_indices", m["skin"]["joint_indices"].astype(np.float32)),
+     "bone arrays do not match the mesh"),
+    (lambda m: m["skin"].__setitem__("weights", m["skin"]["weights"][:-1]), "bone arrays do not match the mesh"),
+    (lambda m: m["skin"].__setitem__("offsets", m["skin"]["offsets"][:-1]), "bone arrays do not match the mesh"),
+    (lambda m: m["skin"]["offsets"].__setitem__((3, 0, 0), np.inf), "bone 'J3' has a non-finite offset matrix"),
+    (lambda m: m["skin"]["bones"].__setitem__(4, "Ghost"), "bone 'Ghost' names no node of the scene"),
+])
+def test_bad_skin_data_is_an_importer_error_naming_the_file(skinned_dae, alter, message):
+    with pytest.raises(falcor.ImporterError, match=message) as info:
+        map_altered(skinned_dae, alter)
+    assert str(skinned_dae) in str(info.value)
+
+
+def test_flat_shading_keeps_each_corners_weights(skinned_dae):
+    """A mesh whose normals are unusable is unshared per corner; each corner keeps its vertex's influences."""
+    smooth = skin_of(assimp.load_assimp(skinned_dae))[0]
+    flat = skin_of(map_altered(skinned_dae, lambda m: m["normals"].__setitem__((0, 0), np.nan)))[0]
+    assert len(flat.positions) == 3 * len(smooth.indices)
+    corners = smooth.indices.ravel()
+    np.testing.assert_array_equal(flat.positions, smooth.positions[corners])
+    np.testing.assert_array_equal(flat.skin.joint_indices, smooth.skin.joint_indices[corners])
+    np.testing.assert_array_equal(flat.skin.weights, smooth.skin.weights[corners])
