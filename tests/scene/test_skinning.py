@@ -310,3 +310,49 @@ def test_gltf_mesh_shared_by_a_rigid_and_a_skinned_node_is_imported_for_each(tmp
     arrays = [scene.native.get_mesh_arrays(i)["positions"] for i in range(2)]
     skinned = [a for a in arrays if np.allclose(a, gltf_reference(SIMPLE_SKIN, 3.0), atol=1e-5)]
     assert len(skinned) == 1  # the other copy is rigid, placed at x = 3
+
+
+def locate(points, triangles):
+    """(triangle, barycentrics (b1, b2)) of each point (x, y) of the z = 0 plane in a planar mesh."""
+    a, b, c = (triangles[:, k, :2] for k in range(3))
+    d = points[:, None, :2] - a[None]
+    e1, e2 = b - a, c - a
+    det = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+    b1 = (d[..., 0] * e2[:, 1] - d[..., 1] * e2[:, 0]) / det
+    b2 = (e1[:, 0] * d[..., 1] - e1[:, 1] * d[..., 0]) / det
+    inside = (b1 >= -1e-4) & (b2 >= -1e-4) & (b1 + b2 <= 1 + 1e-4)
+    tri = np.argmax(inside, axis=1)
+    rows = np.arange(len(points))
+    return tri, np.stack([b1[rows, tri], b2[rows, tri]], 1), inside.any(axis=1)
+
+
+def test_gbuffer_world_motion_vectors_of_a_skinned_glTF(tmp_path):
+    """Falcor's test_MVecRT / test_Skinning use a skinned glTF (CesiumMan): here the simple skin seen
+    by GBufferRT across two frames. Each covered pixel's posW + mvecW must be the same point of the
+    surface (same triangle, same barycentrics) on the previous frame's skinned mesh, evaluated by
+    the glTF definition."""
+    pyscene = tmp_path / "skin.pyscene"
+    pyscene.write_text(f"sceneBuilder.importScene({str(SIMPLE_SKIN)!r})\n"
+                       "camera = Camera('Front')\ncamera.position = float3(0, 1, 4)\ncamera.target = float3(0, 1, 0)\n"
+                       "camera.up = float3(0, 1, 0)\nsceneBuilder.addCamera(camera)\n")
+    m = falcor.Renderer(64, 64)
+    g = falcor.RenderGraph("MVec")
+    g.create_pass("G", "GBufferRT", {})
+    for output in ("G.posW", "G.mvecW"):
+        g.mark_output(output)
+    m.addGraph(g)
+    m.loadScene(str(pyscene))
+    m.clock.pause()
+    for t in (0.5, 1.0):  # the elbow turns from 45 to 90 degrees
+        m.clock.time = t
+        m.renderFrame()
+    pos, mvec = (np.asarray(g.get_output(o).to_numpy(), np.float64) for o in ("G.posW", "G.mvecW"))
+    covered = pos[..., 3] > 0  # posW.w is 1 on hits
+    pos, mvec = pos[covered][:, :3], mvec[covered][:, :3]
+    now, before = gltf_reference(SIMPLE_SKIN, 1.0).reshape(-1, 3, 3), gltf_reference(SIMPLE_SKIN, 0.5).reshape(-1, 3, 3)
+    tri, bary, found = locate(pos, now)
+    assert found.mean() > 0.99 and covered.sum() > 200
+    w = np.concatenate([1 - bary.sum(1, keepdims=True), bary], 1)
+    want = np.einsum("pk,pkc->pc", w, before[tri])
+    np.testing.assert_allclose((pos + mvec)[found], want[found], atol=5e-3)  # mvecW is half precision
+    assert np.linalg.norm(mvec[pos[:, 1] > 1.2], axis=1).min() > 0.05  # the upper half did move
