@@ -10,6 +10,8 @@ import pytest
 
 import falcor
 from falcor.scene.importers import assimp
+from falcor.scene.importers._imported import add_to_scene_builder, world_matrix_at
+from falcor.scene.scene_builder import SceneBuilder
 
 import fbx_binary
 from shared_files import shared_path
@@ -75,6 +77,33 @@ def test_fbx_skinned_mesh_loads_without_the_old_warning(capfd):
     path = Path(shared_path("assets", "fbx", "animation_with_skeleton.fbx"))
     assimp.load_assimp(path)
     assert "skinning is not supported" not in capfd.readouterr().out
+
+
+def skinned_by_formula(scene, mesh, t: float) -> np.ndarray:
+    """The mesh's vertices at time t by the IR Skin's formula, in numpy: weights over their sum,
+    joints posed by the scene's channels."""
+    skin = mesh.skin
+    channels = [c for a in scene.animations for c in a.channels]
+    matrices = np.stack([world_matrix_at(scene, j, channels, t) @ m for j, m in zip(skin.joints, skin.inverse_bind)])
+    weights = skin.weights / skin.weights.sum(axis=1, keepdims=True)
+    points = np.concatenate([mesh.positions, np.ones((len(mesh.positions), 1))], 1)
+    return np.einsum("vk,vkij,vj->vi", weights, matrices[skin.joint_indices], points)[:, :3]
+
+
+def test_fbx_skinned_vertices_in_the_engine_follow_the_bones():
+    path = Path(shared_path("assets", "fbx", "animation_with_skeleton.fbx"))
+    ir_scene = assimp.load_assimp(path)
+    (mesh,) = ir_scene.meshes
+    scene = falcor.load_scene(path)
+    key_times = np.unique(np.concatenate([c.times for a in ir_scene.animations for c in a.channels]))
+    posed = float(key_times[len(key_times) // 2])  # a key mid-way through the bend (the end wraps to 0: looped)
+    for t in (0.0, posed):
+        scene.update(t)
+        expected = skinned_by_formula(ir_scene, mesh, t)
+        got = scene.native.get_mesh_arrays(0)["positions"]
+        np.testing.assert_allclose(got, expected, atol=2e-6 * np.abs(expected).max())  # float32 matrices
+    moved = np.linalg.norm(skinned_by_formula(ir_scene, mesh, posed) - skinned_by_formula(ir_scene, mesh, 0.0), axis=1)
+    assert moved.max() > 0.05 * np.abs(expected).max()  # the pose compared is not the rest pose
 
 
 # --- a Collada skin written here ----------------------------------------------------------------
@@ -190,32 +219,47 @@ def test_collada_skin_in_the_ir(skinned_dae):
         np.testing.assert_allclose(scene.world_matrix(j) @ inverse_bind, BIND_SHAPE, atol=1e-6)
 
 
+def test_collada_bind_pose_in_the_engine_is_the_bind_shape(skinned_dae):
+    """At bind pose every joint's skinning matrix is the bind shape matrix: the strip is drawn lifted by 0.5 in z."""
+    mesh, _ = skin_of(assimp.load_assimp(skinned_dae))
+    scene = falcor.load_scene(skinned_dae)
+    scene.update(0.0)
+    got = scene.native.get_mesh_arrays(0)["positions"]
+    np.testing.assert_allclose(got, mesh.positions + [0.0, 0.0, 0.5], atol=1e-6)
+
+
 # --- the reader's result is checked (it crossed a process boundary) ---------------------------
 
 
-def map_altered(path: Path, alter) -> object:
+def map_altered(path: Path, alter):
     """The IR of `path` after `alter(mesh_dict)` changed the reader's result for its one mesh."""
     data = assimp._read(path, merge_meshes=True)["scene"]
     alter(data["meshes"][0])
     return assimp._SceneMapper(path, data).map()
 
 
+def set_item(key, index, value):
+    return lambda mesh: mesh["skin"][key].__setitem__(index, value)
+
+
+def replace(key, change):
+    return lambda mesh: mesh["skin"].__setitem__(key, change(mesh["skin"][key]))
+
+
 @pytest.mark.parametrize("alter, message", [
-    (lambda m: m["skin"]["weights"].__setitem__((0, 0), -0.5), "negative or non-finite bone weights"),
-    (lambda m: m["skin"]["weights"].__setitem__((1, 0), np.nan), "negative or non-finite bone weights"),
-    (lambda m: m["skin"]["joint_indices"].__setitem__((2, 0), 5), "names bone 5 of 5"),
-    (lambda m: m["skin"].__setitem__("joint_indices", m["skin"]["joint_indices"].astype(np.int64) - 1),
-     "names bone -1 of 5"),
-    (lambda m: m["skin"].__setitem__("joint_indices", m["skin"]["joint_indices"].astype(np.float32)),
-     "bone arrays do not match the mesh"),
-    (lambda m: m["skin"].__setitem__("weights", m["skin"]["weights"][:-1]), "bone arrays do not match the mesh"),
-    (lambda m: m["skin"].__setitem__("offsets", m["skin"]["offsets"][:-1]), "bone arrays do not match the mesh"),
-    (lambda m: m["skin"]["offsets"].__setitem__((3, 0, 0), np.inf), "bone 'J3' has a non-finite offset matrix"),
-    (lambda m: m["skin"]["bones"].__setitem__(4, "Ghost"), "bone 'Ghost' names no node of the scene"),
+    (replace("weights", lambda w: w[:-1]), "Assimp's bone arrays do not match the mesh"),
+    (replace("offsets", lambda m: m[:-1]), "Assimp's bone arrays do not match the mesh"),
+    (replace("joint_indices", lambda j: j.astype(np.float32)), "Assimp's bone arrays do not match the mesh"),
+    (set_item("bones", 4, "Ghost"), "mesh 'strip': bone 'Ghost' names no node of the scene"),
+    # values: the engine's skin checks (falcor.scene.skinning.MeshSkin)
+    (set_item("weights", (0, 0), -0.5), "negative or non-finite joint weight"),
+    (set_item("weights", (1, 0), np.nan), "negative or non-finite joint weight"),
+    (set_item("joint_indices", (4, 0), 5), "refers to joint 5 of 5"),
+    (set_item("offsets", (3, 0, 0), np.inf), "inverse bind matrix with inf/nan values"),
 ])
 def test_bad_skin_data_is_an_importer_error_naming_the_file(skinned_dae, alter, message):
     with pytest.raises(falcor.ImporterError, match=message) as info:
-        map_altered(skinned_dae, alter)
+        add_to_scene_builder(map_altered(skinned_dae, alter), SceneBuilder())
     assert str(skinned_dae) in str(info.value)
 
 

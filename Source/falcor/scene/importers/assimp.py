@@ -188,19 +188,12 @@ class _SceneMapper:
         self.scene.meshes.append(ir.Mesh(name, positions, normals, faces, mesh["material"], texcoords))
 
     def _check_skin(self, name: str, skin: dict, vertex_count: int):
-        """The reader's skin arrays must fit the mesh and each other (they crossed a process boundary)."""
-        bones, offsets, joints, weights = skin["bones"], skin["offsets"], skin["joint_indices"], skin["weights"]
-        if (offsets.shape != (len(bones), 4, 4) or joints.ndim != 2 or joints.shape != weights.shape
+        """The reader's skin arrays must fit the mesh and each other before they are indexed (they
+        crossed a process boundary); their values are checked by the engine's MeshSkin."""
+        offsets, joints, weights = skin["offsets"], skin["joint_indices"], skin["weights"]
+        if (offsets.shape != (len(skin["bones"]), 4, 4) or joints.ndim != 2 or joints.shape != weights.shape
                 or len(joints) != vertex_count or joints.dtype.kind not in "iu"):
             raise error(self.path, f"mesh '{name}': Assimp's bone arrays do not match the mesh")
-        wrong = joints[(joints < 0) | (joints >= len(bones))]
-        if wrong.size:
-            raise error(self.path, f"mesh '{name}': a vertex weight names bone {int(wrong[0])} of {len(bones)}")
-        if not np.isfinite(weights).all() or (weights < 0).any():
-            raise error(self.path, f"mesh '{name}' has negative or non-finite bone weights")
-        bad = next((b for b, m in zip(bones, offsets) if not np.isfinite(m).all()), None)
-        if bad is not None:
-            raise error(self.path, f"mesh '{name}': bone '{bad}' has a non-finite offset matrix")
 
     def _add_skins(self):
         """Each skinned mesh's Skin, once the nodes its bones name are known."""
