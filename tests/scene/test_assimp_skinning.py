@@ -125,20 +125,22 @@ JOINT_X = [0.0, 1.0, 2.0, 3.0, 4.0]
 BIND_SHAPE = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.5], [0, 0, 0, 1]], float)
 
 
-def collada_skin() -> str:
-    weights = sorted({w for vertex in INFLUENCES for _, w in vertex})
-    v = " ".join(f"{j} {weights.index(w)}" for vertex in INFLUENCES for j, w in vertex)
-    inverse_binds = " ".join(" ".join(f"{x:g}" for x in np.linalg.inv(_translation(x)).ravel()) for x in JOINT_X)
+def collada_skin(positions=POSITIONS, triangles=TRIANGLES, influences=INFLUENCES, joint_x=JOINT_X) -> str:
+    """A Collada file: the strip skinned to joints J0, J1, ... placed at x = joint_x, bound at that pose."""
+    weights = sorted({w for vertex in influences for _, w in vertex})
+    index_of = {w: i for i, w in enumerate(weights)}
+    v = " ".join(f"{j} {index_of[w]}" for vertex in influences for j, w in vertex)
+    inverse_binds = " ".join(" ".join(f"{x:g}" for x in np.linalg.inv(_translation(x)).ravel()) for x in joint_x)
     joints = "\n".join(f'<node id="J{k}" sid="J{k}" name="J{k}" type="JOINT"><matrix sid="transform">'
                        f'{" ".join(f"{x:g}" for x in _translation(x).ravel())}</matrix></node>'
-                       for k, x in enumerate(JOINT_X))
+                       for k, x in enumerate(joint_x))
     return f"""<?xml version="1.0" encoding="utf-8"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
   <asset><unit meter="1"/><up_axis>Y_UP</up_axis></asset>
   <library_geometries><geometry id="strip" name="strip"><mesh>
-    <source id="strip-pos"><float_array id="strip-pos-array" count="{3 * len(POSITIONS)}">
-      {" ".join(f"{c:g}" for p in POSITIONS for c in p)}</float_array>
-      <technique_common><accessor source="#strip-pos-array" count="{len(POSITIONS)}" stride="3">
+    <source id="strip-pos"><float_array id="strip-pos-array" count="{3 * len(positions)}">
+      {" ".join(f"{c:g}" for p in positions for c in p)}</float_array>
+      <technique_common><accessor source="#strip-pos-array" count="{len(positions)}" stride="3">
         <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
       </accessor></technique_common></source>
     <source id="strip-nrm"><float_array id="strip-nrm-array" count="3">0 0 1</float_array>
@@ -146,27 +148,27 @@ def collada_skin() -> str:
         <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
       </accessor></technique_common></source>
     <vertices id="strip-vtx"><input semantic="POSITION" source="#strip-pos"/></vertices>
-    <triangles count="{len(TRIANGLES)}">
+    <triangles count="{len(triangles)}">
       <input semantic="VERTEX" source="#strip-vtx" offset="0"/><input semantic="NORMAL" source="#strip-nrm" offset="1"/>
-      <p>{" ".join(f"{i} 0" for t in TRIANGLES for i in t)}</p></triangles>
+      <p>{" ".join(f"{i} 0" for t in triangles for i in t)}</p></triangles>
   </mesh></geometry></library_geometries>
   <library_controllers><controller id="skin"><skin source="#strip">
     <bind_shape_matrix>{" ".join(f"{x:g}" for x in BIND_SHAPE.ravel())}</bind_shape_matrix>
-    <source id="skin-joints"><Name_array id="skin-joints-array" count="{len(JOINT_X)}">
-      {" ".join(f"J{k}" for k in range(len(JOINT_X)))}</Name_array>
-      <technique_common><accessor source="#skin-joints-array" count="{len(JOINT_X)}" stride="1">
+    <source id="skin-joints"><Name_array id="skin-joints-array" count="{len(joint_x)}">
+      {" ".join(f"J{k}" for k in range(len(joint_x)))}</Name_array>
+      <technique_common><accessor source="#skin-joints-array" count="{len(joint_x)}" stride="1">
         <param name="JOINT" type="name"/></accessor></technique_common></source>
-    <source id="skin-binds"><float_array id="skin-binds-array" count="{16 * len(JOINT_X)}">{inverse_binds}</float_array>
-      <technique_common><accessor source="#skin-binds-array" count="{len(JOINT_X)}" stride="16">
+    <source id="skin-binds"><float_array id="skin-binds-array" count="{16 * len(joint_x)}">{inverse_binds}</float_array>
+      <technique_common><accessor source="#skin-binds-array" count="{len(joint_x)}" stride="16">
         <param name="TRANSFORM" type="float4x4"/></accessor></technique_common></source>
     <source id="skin-weights"><float_array id="skin-weights-array" count="{len(weights)}">
       {" ".join(f"{w:g}" for w in weights)}</float_array>
       <technique_common><accessor source="#skin-weights-array" count="{len(weights)}" stride="1">
         <param name="WEIGHT" type="float"/></accessor></technique_common></source>
     <joints><input semantic="JOINT" source="#skin-joints"/><input semantic="INV_BIND_MATRIX" source="#skin-binds"/></joints>
-    <vertex_weights count="{len(INFLUENCES)}">
+    <vertex_weights count="{len(influences)}">
       <input semantic="JOINT" source="#skin-joints" offset="0"/><input semantic="WEIGHT" source="#skin-weights" offset="1"/>
-      <vcount>{" ".join(str(len(vertex)) for vertex in INFLUENCES)}</vcount>
+      <vcount>{" ".join(str(len(vertex)) for vertex in influences)}</vcount>
       <v>{v}</v></vertex_weights>
   </skin></controller></library_controllers>
   <library_visual_scenes><visual_scene id="scene">
@@ -272,3 +274,17 @@ def test_flat_shading_keeps_each_corners_weights(skinned_dae):
     np.testing.assert_array_equal(flat.positions, smooth.positions[corners])
     np.testing.assert_array_equal(flat.skin.joint_indices, smooth.skin.joint_indices[corners])
     np.testing.assert_array_equal(flat.skin.weights, smooth.skin.weights[corners])
+
+
+def test_a_vertex_with_too_many_influences_to_pad_is_refused(tmp_path):
+    """(N, K) arrays would hold N x K entries: one vertex of 200 influences on a mesh of 3,000 would
+    take 600,000 for 3,199 weights; the reader refuses beyond 16 entries per weight or vertex."""
+    corners = 3000
+    positions = [(float(i), float(i % 7), 0.0) for i in range(corners)]
+    triangles = [tuple(range(3 * t, 3 * t + 3)) for t in range(corners // 3)]
+    influences = [[(j, 0.005) for j in range(200)]] + [[(0, 1.0)]] * (corners - 1)
+    path = tmp_path / "crowded.dae"
+    path.write_text(collada_skin(positions, triangles, influences, [0.0] * 200))
+    with pytest.raises(falcor.ImporterError, match=r"mesh 'strip': a vertex has 200 bone influences") as info:
+        assimp.load_assimp(path)
+    assert str(path) in str(info.value)
