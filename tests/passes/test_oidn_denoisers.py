@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import falcor
+import helpers  # noqa: F401 (registers ArraySource)
 
 pytest.importorskip("pyoidn")  # The `denoise` extra (part of `test`).
 
@@ -193,3 +194,63 @@ def test_falcors_optix_denoiser_graph_runs():
     out, src = g.getOutput("OptixDenoiser.output").to_numpy(), g.getOutput("ToneMappingPass.dst").to_numpy()
     assert np.isfinite(out).all() and 0.1 < out[..., :3].mean() < 1.0
     assert np.abs(out[..., :3] - src[..., :3]).mean() > 0.005  # Filtered, not copied.
+
+
+def test_nrd_motion_methods_match_the_gbuffer_motion_of_surface_points():
+    """With the secondary surface at the primary hit (SpecularDeltaMv) and a reflection hit distance
+    of 0 (SpecularReflectionMv), both points are the G-buffer's own: their motion from the camera's
+    move must be GBufferRT's `mvec` on the (static) Cornell box, to half-float precision (RG16Float:
+    ~3e-5 at motions of 0.05)."""
+    m = falcor.Renderer(SIZE, SIZE)
+    g = falcor.RenderGraph("Motion")
+    g.create_pass("G", "GBufferRT", {})
+    g.create_pass("Zero", "Composite", {"scaleA": 0.0, "scaleB": 0.0})  # A zero image for the hit distance.
+    g.create_pass("Delta", "NRD", {"method": "SpecularDeltaMv", "worldSpaceMotion": False})
+    g.create_pass("Refl", "NRD", {"method": "SpecularReflectionMv", "worldSpaceMotion": False})
+    for src, dst in [("G.posW", "Delta.deltaPrimaryPosW"), ("G.posW", "Delta.deltaSecondaryPosW"), ("G.mvec", "Delta.mvec"),
+                     ("G.linearZ", "Zero.A"), ("G.linearZ", "Zero.B"), ("Zero.out", "Refl.specularHitDist"),
+                     ("G.linearZ", "Refl.viewZ"), ("G.normWRoughnessMaterialID", "Refl.normWRoughnessMaterialID"),
+                     ("G.mvec", "Refl.mvec")]:
+        g.add_edge(src, dst)
+    for o in ("G.mvec", "G.mask", "Delta.deltaMvec", "Refl.reflectionMvec"):
+        g.mark_output(o)
+    m.addGraph(g)
+    m.loadScene(CORNELL)
+    m.clock.pause()
+    m.renderFrame()
+    m.renderFrame()  # The first frame's previous camera is the one of the scene load.
+    assert not g.get_output("Delta.deltaMvec").to_numpy().any()  # Static camera: no motion.
+    m.scene.camera.position = m.scene.camera.position + falcor.float3(0.05, 0.03, 0.1)
+    m.renderFrame()
+    hit = g.get_output("G.mask").to_numpy().reshape(SIZE, SIZE) == 1
+    gbuffer = g.get_output("G.mvec").to_numpy()[hit]
+    assert np.abs(gbuffer).max() > 0.01
+    for o in ("Delta.deltaMvec", "Refl.reflectionMvec"):
+        np.testing.assert_allclose(g.get_output(o).to_numpy()[hit], gbuffer, atol=1e-4, err_msg=o)  # Measured: 1.6e-5.
+
+
+def source_graph(pass_type, props, inputs, outputs):
+    g = falcor.RenderGraph("Sources")
+    g.create_pass("P", pass_type, props)
+    for field, image in inputs.items():
+        helpers.ArraySource.images[f"oidn_{field}"] = image
+        g.create_pass(f"S_{field}", "ArraySource", {"key": f"oidn_{field}"})
+        g.add_edge(f"S_{field}.out", f"P.{field}")
+    for o in outputs:
+        g.mark_output(f"P.{o}")
+    height, width = next(iter(inputs.values())).shape[:2]
+    g.resize(width, height)
+    return g
+
+
+def test_without_a_scene_optix_denoiser_copies_and_nrd_clears():
+    rng = np.random.default_rng(3)
+    color = rng.random((8, 8, 4)).astype(np.float32)
+    g = source_graph("OptixDenoiser", {}, {"color": color}, ["output"])
+    g.execute()
+    np.testing.assert_array_equal(g.get_output("P.output").to_numpy(), color)  # As Falcor: filtering needs a scene.
+    inputs = {f: color for f in ("diffuseRadianceHitDist", "specularRadianceHitDist", "viewZ", "normWRoughnessMaterialID", "mvec")}
+    g = source_graph("NRD", {}, inputs, ["filteredDiffuseRadianceHitDist", "filteredSpecularRadianceHitDist"])
+    g.execute()
+    assert not g.get_output("P.filteredDiffuseRadianceHitDist").to_numpy().any()
+    assert not g.get_output("P.filteredSpecularRadianceHitDist").to_numpy().any()
