@@ -254,3 +254,71 @@ def test_without_a_scene_optix_denoiser_copies_and_nrd_clears():
     g.execute()
     assert not g.get_output("P.filteredDiffuseRadianceHitDist").to_numpy().any()
     assert not g.get_output("P.filteredSpecularRadianceHitDist").to_numpy().any()
+
+
+def test_path_tracer_nrd_script_graph_runs_up_to_dlss():
+    """Falcor's scripts/PathTracerNRD.py with its five NRD passes, built through the same calls;
+    only its DLSSPass (not offered yet) is left out: ModulateIllumination feeds the tone mapper."""
+    g = falcor.RenderGraph("PathTracerNRD")
+    passes = {
+        "GBufferRT": ("GBufferRT", {"samplePattern": "Halton", "sampleCount": 32, "useAlphaTest": True}),
+        "PathTracer": ("PathTracer", {"samplesPerPixel": 1, "maxSurfaceBounces": 10, "useRussianRoulette": True}),
+        "NRDDiffuseSpecular": ("NRD", {"maxIntensity": 250.0}),
+        "NRDDeltaReflection": ("NRD", {"method": "RelaxDiffuse", "maxIntensity": 250.0, "worldSpaceMotion": False,
+                                       "enableReprojectionTestSkippingWithoutMotion": True,
+                                       "spatialVarianceEstimationHistoryThreshold": 1}),
+        "NRDDeltaTransmission": ("NRD", {"method": "RelaxDiffuse", "maxIntensity": 250.0, "worldSpaceMotion": False,
+                                         "enableReprojectionTestSkippingWithoutMotion": True}),
+        "NRDReflectionMotionVectors": ("NRD", {"method": "SpecularReflectionMv", "worldSpaceMotion": False}),
+        "NRDTransmissionMotionVectors": ("NRD", {"method": "SpecularDeltaMv", "worldSpaceMotion": False}),
+        "ModulateIllumination": ("ModulateIllumination", {"useResidualRadiance": False}),
+        "ToneMapperNRD": ("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}),
+    }
+    for name, (pass_type, props) in passes.items():
+        g.addPass(falcor.createPass(pass_type, props), name)
+    nrd_edges = {
+        "NRDDiffuseSpecular": [("PathTracer.nrdDiffuseRadianceHitDist", "diffuseRadianceHitDist"),
+                               ("PathTracer.nrdSpecularRadianceHitDist", "specularRadianceHitDist"), ("GBufferRT.mvecW", "mvec"),
+                               ("GBufferRT.normWRoughnessMaterialID", "normWRoughnessMaterialID"), ("GBufferRT.linearZ", "viewZ")],
+        "NRDReflectionMotionVectors": [("PathTracer.nrdDeltaReflectionHitDist", "specularHitDist"), ("GBufferRT.linearZ", "viewZ"),
+                                       ("GBufferRT.normWRoughnessMaterialID", "normWRoughnessMaterialID"), ("GBufferRT.mvec", "mvec")],
+        "NRDDeltaReflection": [("PathTracer.nrdDeltaReflectionRadianceHitDist", "diffuseRadianceHitDist"),
+                               ("NRDReflectionMotionVectors.reflectionMvec", "mvec"),
+                               ("PathTracer.nrdDeltaReflectionNormWRoughMaterialID", "normWRoughnessMaterialID"),
+                               ("PathTracer.nrdDeltaReflectionPathLength", "viewZ")],
+        "NRDTransmissionMotionVectors": [("GBufferRT.posW", "deltaPrimaryPosW"), ("PathTracer.nrdDeltaTransmissionPosW", "deltaSecondaryPosW"),
+                                         ("GBufferRT.mvec", "mvec")],
+        "NRDDeltaTransmission": [("PathTracer.nrdDeltaTransmissionRadianceHitDist", "diffuseRadianceHitDist"),
+                                 ("NRDTransmissionMotionVectors.deltaMvec", "mvec"),
+                                 ("PathTracer.nrdDeltaTransmissionNormWRoughMaterialID", "normWRoughnessMaterialID"),
+                                 ("PathTracer.nrdDeltaTransmissionPathLength", "viewZ")],
+    }
+    g.addEdge("GBufferRT.vbuffer", "PathTracer.vbuffer")
+    g.addEdge("GBufferRT.viewW", "PathTracer.viewW")
+    for nrd, edges in nrd_edges.items():
+        for src, field in edges:
+            g.addEdge(src, f"{nrd}.{field}")
+    for src, field in [("PathTracer.nrdEmission", "emission"), ("PathTracer.nrdDiffuseReflectance", "diffuseReflectance"),
+                       ("NRDDiffuseSpecular.filteredDiffuseRadianceHitDist", "diffuseRadiance"),
+                       ("PathTracer.nrdSpecularReflectance", "specularReflectance"),
+                       ("NRDDiffuseSpecular.filteredSpecularRadianceHitDist", "specularRadiance"),
+                       ("PathTracer.nrdDeltaReflectionEmission", "deltaReflectionEmission"),
+                       ("PathTracer.nrdDeltaReflectionReflectance", "deltaReflectionReflectance"),
+                       ("NRDDeltaReflection.filteredDiffuseRadianceHitDist", "deltaReflectionRadiance"),
+                       ("PathTracer.nrdDeltaTransmissionEmission", "deltaTransmissionEmission"),
+                       ("PathTracer.nrdDeltaTransmissionReflectance", "deltaTransmissionReflectance"),
+                       ("NRDDeltaTransmission.filteredDiffuseRadianceHitDist", "deltaTransmissionRadiance"),
+                       ("PathTracer.nrdResidualRadianceHitDist", "residualRadiance")]:
+        g.addEdge(src, f"ModulateIllumination.{field}")
+    g.addEdge("ModulateIllumination.output", "ToneMapperNRD.src")
+    g.markOutput("ToneMapperNRD.dst")
+    g.markOutput("ModulateIllumination.output")
+    m = falcor.Renderer(SIZE, SIZE)
+    m.addGraph(g)
+    m.loadScene(CORNELL)
+    m.renderFrame()
+    image = g.getOutput("ModulateIllumination.output").to_numpy()[..., :3]
+    reference = falcor.render(CORNELL, spp=256, width=SIZE, height=SIZE, max_bounces=10)
+    assert np.isfinite(image).all()
+    # Measured: 0.0086 denoised; 0.033 with NRDDiffuseSpecular disabled (the 1-spp frame).
+    assert mse(image, reference) < 0.033 / 2.5
