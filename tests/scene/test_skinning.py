@@ -356,3 +356,40 @@ def test_gbuffer_world_motion_vectors_of_a_skinned_glTF(tmp_path):
     want = np.einsum("pk,pkc->pc", w, before[tri])
     np.testing.assert_allclose((pos + mvec)[found], want[found], atol=5e-3)  # mvecW is half precision
     assert np.linalg.norm(mvec[pos[:, 1] > 1.2], axis=1).min() > 0.05  # the upper half did move
+
+
+def test_refit_tree_finds_the_hits_a_fresh_build_finds():
+    """Posing refits the bottom-level tree built for the bind pose: rays must find exactly the hits
+    (triangle, t, barycentrics) of a tree built from scratch for the posed triangles."""
+    rows = 400  # 1,600 triangles: a tree several levels deep
+    positions, triangles = strip(rows)
+    y = positions[:, 1] / rows
+    weights = np.stack([1 - y, y], 1).astype(np.float32)
+    b = SceneBuilder()
+    j0, j1 = b.addNode("j0"), b.addNode("j1")
+    mesh = TriangleMesh.from_arrays(positions, np.tile([0, 0, 1], (len(positions), 1)), np.zeros((len(positions), 2)), triangles)
+    mesh_id = b.addTriangleMesh(mesh, StandardMaterial("M"), True)
+    b.addMeshInstance(b.addNode("holder"), mesh_id)
+    b._set_mesh_skin(mesh_id, MeshSkin("long", [j0, j1], np.stack([np.eye(4)] * 2), np.tile([0, 1], (len(positions), 1)), weights))
+    twist = Animation("twist", j1, 1.0)
+    twist.addKeyframe(0.0, Transform())
+    twist.addKeyframe(1.0, Transform(rotationEuler=float3(0.0, 1.2, 0.8), translation=float3(30, 0, 5)))
+    b.addAnimation(twist)
+    skinned = b.getScene()
+    skinned.update(0.7)
+    posed = skinned.native.get_mesh_arrays(0)["positions"]
+
+    fresh = SceneBuilder()
+    static = TriangleMesh.from_arrays(posed, np.tile([0, 0, 1], (len(posed), 1)), np.zeros((len(posed), 2)), triangles)
+    fresh.addMeshInstance(fresh.addNode("n"), fresh.addTriangleMesh(static, StandardMaterial("M")))
+    built = fresh.getScene()
+
+    rng = np.random.default_rng(3)
+    lo, hi = posed.min(0) - 1, posed.max(0) + 1
+    origins = rng.uniform(lo, hi, (20000, 3)).astype(np.float32)
+    targets = posed[rng.integers(0, len(posed), 20000)] + rng.normal(0, 0.3, (20000, 3))
+    directions = (targets - origins).astype(np.float32)
+    a, c = skinned.cast_rays(origins, directions), built.cast_rays(origins, directions)
+    assert a["hit"].sum() > 5000
+    for key in ("hit", "t", "primitive_index", "barycentrics"):
+        np.testing.assert_array_equal(a[key], c[key])

@@ -43,6 +43,13 @@ FALCOR_VECTOR_INLINE float3 safeNormalize(const float3& v)
     return v == float3(0.f) ? v : normalizeRescaled(v);
 }
 
+void insertSorted(std::vector<uint32_t>& ids, uint32_t id)
+{
+    auto at = std::lower_bound(ids.begin(), ids.end(), id);
+    if (at == ids.end() || *at != id)
+        ids.insert(at, id);
+}
+
 /// Light changes between two frames as Falcor's Light::beginFrame classifies them.
 Scene::UpdateFlags lightChanges(const LightData& a, const LightData& b)
 {
@@ -328,6 +335,7 @@ void Scene::setMeshVertices(uint32_t meshID, HugePageVector<float3> positions, H
     mesh.prevPositions = {};
     updateMeshBounds(mesh);
     markMoved(meshID, UpdateFlags::MeshesChanged);
+    insertSorted(mTreesToRebuild, meshID); // a new shape: a tree of its own
 }
 
 void Scene::setMeshSkin(uint32_t meshID, MeshSkin skin)
@@ -369,16 +377,21 @@ void Scene::updateMeshBounds(Mesh& mesh)
 
 void Scene::markMoved(uint32_t meshID, UpdateFlags flags)
 {
-    auto at = std::lower_bound(mMovedMeshes.begin(), mMovedMeshes.end(), meshID);
-    if (at == mMovedMeshes.end() || *at != meshID)
-        mMovedMeshes.insert(at, meshID);
+    insertSorted(mMovedMeshes, meshID);
     markUpdate(flags);
 }
 
-void Scene::rebuildMovedMeshes()
+void Scene::updateMovedTrees()
 {
-    if (!mMovedMeshes.empty())
-        mAccel.rebuildMeshes(accelGeometry(), mMovedMeshes);
+    if (mMovedMeshes.empty())
+        return;
+    std::vector<uint32_t> refit;
+    std::set_difference(mMovedMeshes.begin(), mMovedMeshes.end(), mTreesToRebuild.begin(), mTreesToRebuild.end(), std::back_inserter(refit));
+    const std::vector<MeshGeometry> geometry = accelGeometry();
+    if (!mTreesToRebuild.empty())
+        mAccel.rebuildMeshes(geometry, mTreesToRebuild);
+    if (!refit.empty())
+        mAccel.refitMeshes(geometry, refit);
 }
 
 Scene::UpdateFlags Scene::update(UpdateFlags extra)
@@ -399,7 +412,7 @@ Scene::UpdateFlags Scene::update(UpdateFlags extra)
         buildAccel();
     else
     {
-        rebuildMovedMeshes();
+        updateMovedTrees();
         if (mTransformsSet)
             refitAccel();
     }
@@ -407,6 +420,7 @@ Scene::UpdateFlags Scene::update(UpdateFlags extra)
         updateBounds();
     mBoundsDirty = false;
     mMovedMeshes.clear();
+    mTreesToRebuild.clear();
 
     const Camera::Changes changes = mCamera.beginFrame(mFirstFrame);
     if (isSet(changes, Camera::Changes::Movement))
@@ -438,7 +452,7 @@ Scene::FrameState Scene::saveFrameState() const
     for (uint32_t id = 0; id < mMeshes.size(); ++id)
         if (const Mesh& m = mMeshes[id]; m.skin)
             posed.push_back({id, m.positions, m.normals, m.prevPositions, m.tangents});
-    return {this, mInstances, std::move(posed), mMovedMeshes, mLights, mCamera, mCameraSwitched, mFirstFrame, mTransformsSet,
+    return {this, mInstances, std::move(posed), mMovedMeshes, mTreesToRebuild, mLights, mCamera, mCameraSwitched, mFirstFrame, mTransformsSet,
             mPendingUpdates, mUpdates};
 }
 
@@ -466,6 +480,7 @@ void Scene::restoreFrameState(FrameState state)
     }
     mInstances = std::move(state.instances);
     mMovedMeshes = std::move(state.movedMeshes);
+    mTreesToRebuild = std::move(state.treesToRebuild);
     mLights = std::move(state.lights);
     mCamera = std::move(state.camera);
     mCameraSwitched = state.cameraSwitched;
@@ -478,7 +493,7 @@ void Scene::restoreFrameState(FrameState state)
     else
     {
         if (!reposed.empty())
-            mAccel.rebuildMeshes(accelGeometry(), reposed);
+            mAccel.refitMeshes(accelGeometry(), reposed);
         if (moved)
             refitAccel();
     }

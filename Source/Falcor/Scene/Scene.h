@@ -142,7 +142,7 @@ public:
     void setMeshSkin(uint32_t meshID, MeshSkin skin);
     /// Poses a skinned mesh: one matrix per joint (joint world matrix · inverse bind matrix). The
     /// vertices are skinned now; the positions they replace become the previous frame's (motion
-    /// vectors), except in the first frame of a history. Its bottom-level tree is rebuilt at the
+    /// vectors), except in the first frame of a history. Its bottom-level tree is refit at the
     /// next update (GeometryMoved).
     void setSkinningMatrices(uint32_t meshID, std::span<const float4x4> skinningMatrices);
     /// Ends the frame's update: advances the camera (jitter, previous-frame matrices), makes
@@ -175,7 +175,7 @@ public:
         const Scene* pScene = nullptr; ///< The scene it was saved from.
         std::vector<Instance> instances;
         std::vector<PosedVertices> posedVertices;
-        std::vector<uint32_t> movedMeshes;
+        std::vector<uint32_t> movedMeshes, treesToRebuild;
         std::vector<LightData> lights;
         Camera camera;
         bool cameraSwitched = false, firstFrame = true, transformsSet = false;
@@ -250,8 +250,9 @@ private:
     };
 
     void buildAccel();
-    /// Rebuilds the bottom levels of the meshes whose vertices moved (mMovedMeshes).
-    void rebuildMovedMeshes();
+    /// Brings the bottom levels of the meshes whose vertices moved up to date: a new tree for
+    /// new shapes (mTreesToRebuild), a refit for deformations (skinning).
+    void updateMovedTrees();
     void updateMeshBounds(Mesh& mesh);
     /// Records that a mesh's vertices changed (its tree is rebuilt at the next update).
     void markMoved(uint32_t meshID, UpdateFlags flags);
@@ -284,7 +285,8 @@ private:
     bool mTransformsSet = false; ///< Instance matrices were pushed since the last update.
     bool mAccelDirty = false;    ///< The opaque/alpha-tested status of a mesh or a winding changed: rebuild.
     bool mBoundsDirty = false;   ///< Mesh vertices changed.
-    std::vector<uint32_t> mMovedMeshes; ///< Meshes whose vertices changed since the last update (sorted, unique).
+    std::vector<uint32_t> mMovedMeshes;    ///< Meshes whose vertices changed since the last update (sorted, unique).
+    std::vector<uint32_t> mTreesToRebuild; ///< Those of them given a new shape (setMeshVertices).
     UpdateFlags mPendingUpdates = UpdateFlags::None;
     UpdateFlags mUpdates = UpdateFlags::None;
     uint64_t mUpdateCount = 0;

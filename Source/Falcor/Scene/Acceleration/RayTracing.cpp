@@ -132,6 +132,15 @@ Triangle4 packTriangles(const MeshGeometry& g, std::span<const uint32_t> prims)
     }
     return block;
 }
+/// The meshes `meshIDs` exist and have the triangle counts of their bottom levels.
+void checkRebuildable(std::span<const MeshGeometry> meshes, std::span<const uint32_t> meshIDs, std::span<const BottomLevel> built)
+{
+    FALCOR_CHECK(meshes.size() == built.size(), "SceneAccel: ", meshes.size(), " meshes given, ", built.size(), " built.");
+    for (uint32_t id : meshIDs)
+        FALCOR_CHECK(id < meshes.size() && meshes[id].triangles.size() == built[id].triangleCount, "SceneAccel: mesh ", id,
+                     " can't be updated (unknown, or its triangle count changed).");
+}
+
 void checkInstances(size_t meshCount, std::span<const InstanceDesc> instances)
 {
     for (size_t i = 0; i < instances.size(); ++i)
@@ -204,6 +213,61 @@ struct SceneAccel::Impl
         return mesh;
     }
 
+    /// Moves a bottom level to new positions of the same triangles, keeping its tree: the leaf
+    /// blocks are repacked and every box recomputed bottom-up (children come after their
+    /// parents), as the build would compute them for this tree. Traversal stays exact; only the
+    /// tree's quality follows the pose it was built for.
+    static void refitMesh(Mesh& mesh, const MeshGeometry& g, bool parallel)
+    {
+        HugePageVector<AABB> blockBoxes(mesh.triangles.size());
+        forEachIndex(mesh.triangles.size(), 4 * 1024, parallel, [&](size_t i) {
+            Triangle4& block = mesh.triangles[i];
+            uint32_t prims[4];
+            std::copy(std::begin(block.prim), std::end(block.prim), prims);
+            block = packTriangles(g, prims);
+            for (uint32_t p : prims)
+                blockBoxes[i].include(triangleBox(g, p));
+        });
+        auto slotBox = [&](uint32_t ref) {
+            if (isLeafRef(ref))
+                return blockBoxes[leafPayload(ref)];
+            AABB box; // the union of the child's slots (empty ones hold +inf..-inf, which adds nothing)
+            const WideNode& child = mesh.bvh.nodes[ref];
+            for (int c = 0; c < kNodeWidth; ++c)
+                for (int a = 0; a < 3; ++a)
+                {
+                    box.minPoint[a] = std::min(box.minPoint[a], child.bounds[2 * a][c]);
+                    box.maxPoint[a] = std::max(box.maxPoint[a], child.bounds[2 * a + 1][c]);
+                }
+            return box;
+        };
+        for (size_t n = mesh.bvh.nodes.size(); n-- > 0;)
+        {
+            WideNode& node = mesh.bvh.nodes[n];
+            for (int c = 0; c < kNodeWidth; ++c)
+            {
+                const AABB box = node.child[c] == kEmptyRef ? AABB() : slotBox(node.child[c]);
+                for (int a = 0; a < 3; ++a)
+                {
+                    node.bounds[2 * a][c] = box.minPoint[a];
+                    node.bounds[2 * a + 1][c] = box.maxPoint[a];
+                }
+            }
+        }
+        mesh.bounds = mesh.bvh.root == kEmptyRef ? AABB() : slotBox(mesh.bvh.root);
+        mesh.extremeCoordinates = hasExtremeCoordinates(g, mesh.bounds);
+    }
+
+    /// A triangle's box; empty when a vertex is not finite (such a triangle can't be hit).
+    static AABB triangleBox(const MeshGeometry& g, uint32_t prim)
+    {
+        const uint3& tri = g.triangles[prim];
+        const float3 &a = g.positions[tri[0]], &b = g.positions[tri[1]], &c = g.positions[tri[2]];
+        if (!(isFinite(a) && isFinite(b) && isFinite(c)))
+            return AABB();
+        return AABB(a).include(b).include(c);
+    }
+
     static HugePageVector<AABB> triangleBounds(const MeshGeometry& g, bool parallel)
     {
         HugePageVector<AABB> boxes(g.triangles.size());
@@ -211,9 +275,7 @@ struct SceneAccel::Impl
             const uint3& tri = g.triangles[i];
             for (int k = 0; k < 3; ++k)
                 FALCOR_CHECK(tri[k] < g.positions.size(), "SceneAccel: triangle ", i, " uses vertex ", tri[k], " of ", g.positions.size(), ".");
-            // A triangle with a non-finite vertex can't be hit: it gets an empty box and is left out.
-            if (isFinite(g.positions[tri[0]]) && isFinite(g.positions[tri[1]]) && isFinite(g.positions[tri[2]]))
-                boxes[i] = AABB(g.positions[tri[0]]).include(g.positions[tri[1]]).include(g.positions[tri[2]]);
+            boxes[i] = triangleBox(g, uint32_t(i)); // left out of the tree when empty
         });
         return boxes;
     }
@@ -349,16 +411,22 @@ void SceneAccel::build(std::span<const MeshGeometry> meshes, std::span<const Ins
 void SceneAccel::rebuildMeshes(std::span<const MeshGeometry> meshes, std::span<const uint32_t> meshIDs)
 {
     Impl& impl = *mpImpl;
-    FALCOR_CHECK(meshes.size() == impl.meshes.size(), "SceneAccel: ", meshes.size(), " meshes given, ", impl.meshes.size(), " built.");
-    for (uint32_t id : meshIDs)
-        FALCOR_CHECK(id < meshes.size() && meshes[id].triangles.size() == impl.meshes[id].triangleCount, "SceneAccel: mesh ", id,
-                     " can't be rebuilt (unknown, or its triangle count changed).");
+    checkRebuildable(meshes, meshIDs, impl.meshes);
     // Built aside, then moved in: a failed build leaves the structure as it was.
     std::vector<Impl::Mesh> rebuilt(meshes.size());
     Impl::buildMeshes(meshes, meshIDs, rebuilt, nullptr);
     for (uint32_t id : meshIDs)
         impl.meshes[id] = std::move(rebuilt[id]);
     impl.countBottomLevels();
+    impl.buildTopLevel();
+}
+
+void SceneAccel::refitMeshes(std::span<const MeshGeometry> meshes, std::span<const uint32_t> meshIDs)
+{
+    Impl& impl = *mpImpl;
+    checkRebuildable(meshes, meshIDs, impl.meshes);
+    for (uint32_t id : meshIDs)
+        Impl::refitMesh(impl.meshes[id], meshes[id], meshes[id].triangles.size() >= kLargeMeshTriangles);
     impl.buildTopLevel();
 }
 

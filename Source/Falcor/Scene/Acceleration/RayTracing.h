@@ -134,6 +134,10 @@ public:
     /// with the same triangle counts; their vertices moved) and the top level over the current
     /// instance transforms. On error the structure is unchanged.
     void rebuildMeshes(std::span<const MeshGeometry> meshes, std::span<const uint32_t> meshIDs);
+    /// As rebuildMeshes, but keeping each mesh's tree and recomputing its boxes (a refit: much
+    /// faster, for meshes that deform, such as skinned ones; the tree stays the one built for
+    /// the first shape, so heavy deformation costs traversal speed, never correctness).
+    void refitMeshes(std::span<const MeshGeometry> meshes, std::span<const uint32_t> meshIDs);
 
     /// Keeps the bottom levels (one per mesh, which must be the meshes they were built from, with
     /// the same triangle counts) and places new instances over them; the opaque flags are taken
