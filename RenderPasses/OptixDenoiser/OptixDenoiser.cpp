@@ -84,6 +84,9 @@ void OptixDenoiser::compile(RenderContext*, const CompileData& compileData)
     mHasAlbedo = compileData.connectedResources.getField(kAlbedoInput) != nullptr;
     mHasNormal = compileData.connectedResources.getField(kNormalInput) != nullptr;
     mHasMotion = compileData.connectedResources.getField(kMotionInput) != nullptr;
+    if (mHasNormal && !mHasAlbedo)
+        logWarningOnce("OptixDenoiser: '", kNormalInput, "' is unused without '", kAlbedoInput,
+                       "' (Open Image Denoise takes a normal guide only with an albedo guide).");
     if (mSelectBestModel)
         mModel = mHasMotion ? OptixDenoiserModel::Temporal : OptixDenoiserModel::HDR;
 }

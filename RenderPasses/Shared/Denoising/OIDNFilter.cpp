@@ -2,6 +2,7 @@
 #include "Core/Error.h"
 #include "Core/ThreadPool.h"
 #include <pybind11/pybind11.h>
+#include <atomic>
 #include <dlfcn.h>
 #include <filesystem>
 #include <mutex>
@@ -64,12 +65,16 @@ void bind(void* library, F& fn, const char* name, const std::filesystem::path& p
 /// Loaded once per process and never unloaded (filters of any pass may still use it).
 const Api& api(const std::string& passType)
 {
+    static std::atomic<const Api*> loaded = nullptr;
     static std::mutex mutex;
-    static std::unique_ptr<Api> loaded;
-    std::lock_guard lock(mutex);
-    if (loaded)
-        return *loaded;
+    if (const Api* a = loaded.load(std::memory_order_acquire))
+        return *a;
+    // Found before taking the lock: the lookup takes the GIL, and a thread holding the GIL may be
+    // waiting for this lock.
     const std::filesystem::path path = locateLibrary(passType);
+    std::lock_guard lock(mutex);
+    if (const Api* a = loaded.load(std::memory_order_acquire))
+        return *a;
     void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library)
         throwError(missingExtraMessage(passType, std::string("its library failed to load: ") + dlerror()));
@@ -86,8 +91,8 @@ const Api& api(const std::string& passType)
     bind(library, a->commitFilter, "oidnCommitFilter", path);
     bind(library, a->executeFilter, "oidnExecuteFilter", path);
     bind(library, a->releaseFilter, "oidnReleaseFilter", path);
-    loaded = std::move(a);
-    return *loaded;
+    loaded.store(a.release(), std::memory_order_release); // Kept for the process's lifetime, like the library.
+    return *loaded.load(std::memory_order_acquire);
 }
 } // namespace
 
