@@ -30,17 +30,27 @@ folder = Path(tempfile.mkdtemp())
 
 
 def gltf_document():
+    """Two triangles skinned to two joints (a skin exercises the skinning path at load: the
+    first frame poses the mesh)."""
     positions = np.float32([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]).tobytes()
     indices = np.uint16([0, 1, 2, 1, 3, 2]).tobytes()
-    blob = positions + indices
+    joints = np.uint8([[0, 1, 0, 0]] * 4).tobytes()
+    weights = np.float32([[1, 0, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0], [0, 1, 0, 0]]).tobytes()
+    inverse_bind = np.float32([np.eye(4), np.eye(4)]).tobytes()
+    blob = positions + indices + joints + weights + inverse_bind
+    views = [(0, 48), (48, 12), (60, 16), (76, 64), (140, 128)]
     return {{
         "asset": {{"version": "2.0"}}, "scene": 0, "scenes": [{{"nodes": [0]}}],
-        "nodes": [{{"mesh": 0, "scale": [1, 1, 1]}}],
-        "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0}}, "indices": 1}}]}}],
+        "nodes": [{{"mesh": 0, "skin": 0, "scale": [1, 1, 1], "children": [1, 2]}}, {{"translation": [0, 1, 0]}}, {{"rotation": [0, 0, 0.38, 0.92]}}],
+        "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0, "JOINTS_0": 2, "WEIGHTS_0": 3}}, "indices": 1}}]}}],
+        "skins": [{{"joints": [1, 2], "inverseBindMatrices": 4}}],
         "buffers": [{{"byteLength": len(blob), "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}}],
-        "bufferViews": [{{"buffer": 0, "byteOffset": 0, "byteLength": 48}}, {{"buffer": 0, "byteOffset": 48, "byteLength": 12}}],
+        "bufferViews": [{{"buffer": 0, "byteOffset": o, "byteLength": n}} for o, n in views],
         "accessors": [{{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}},
-                      {{"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}}],
+                      {{"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}},
+                      {{"bufferView": 2, "componentType": 5121, "count": 4, "type": "VEC4"}},
+                      {{"bufferView": 3, "componentType": 5126, "count": 4, "type": "VEC4"}},
+                      {{"bufferView": 4, "componentType": 5126, "count": 2, "type": "MAT4"}}],
     }}
 
 
@@ -72,7 +82,10 @@ HOSTILE = st.sampled_from([-1, 0, 2**31, 2**32 + 3, 10**12, math.nan, math.inf, 
 GLTF_PATHS = [("accessors", 0, "count"), ("accessors", 1, "count"), ("accessors", 0, "byteOffset"), ("accessors", 0, "componentType"),
               ("accessors", 0, "type"), ("accessors", 1, "bufferView"), ("bufferViews", 0, "byteLength"), ("bufferViews", 1, "byteOffset"),
               ("bufferViews", 0, "byteStride"), ("buffers", 0, "byteLength"), ("nodes", 0, "mesh"), ("nodes", 0, "scale"),
-              ("nodes", 0, "children"), ("meshes", 0, "primitives"), ("scenes", 0, "nodes"), ("scene",), ("accessors", 0, "max")]
+              ("nodes", 0, "children"), ("meshes", 0, "primitives"), ("scenes", 0, "nodes"), ("scene",), ("accessors", 0, "max"),
+              ("nodes", 0, "skin"), ("skins", 0, "joints"), ("skins", 0, "inverseBindMatrices"), ("accessors", 2, "count"),
+              ("accessors", 2, "componentType"), ("accessors", 3, "count"), ("accessors", 3, "type"), ("accessors", 4, "count"),
+              ("nodes", 2, "rotation"), ("nodes", 1, "translation")]
 
 
 @st.composite
