@@ -20,6 +20,12 @@ float gpuSaturate(float v)
     return v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
 }
 
+/// max(v, 0) with a NaN giving 0, as a GPU's max does.
+float gpuMax0(float v)
+{
+    return v > 0.f ? v : 0.f;
+}
+
 int gpuToInt(float v)
 {
     return v == v ? int(std::clamp(v, -1e9f, 1e9f)) : 0;
@@ -34,36 +40,53 @@ float3 octSnormToNdir(float2 p)
     return normalize(n);
 }
 
-/// A pixel's depth and normal as the filters compare them (the normal after octahedral packing).
-struct Surface
-{
-    float z, zSlope;
-    float3 normal;
-};
-
 Surface unpackSurface(const float4& linearZAndNormal)
 {
     return {linearZAndNormal.x(), linearZAndNormal.y(), octSnormToNdir(float2(linearZAndNormal.z(), linearZAndNormal.w()))};
 }
 
-Image<Surface> unpackSurfaces(const Image<float4>& packed)
+void unpackSurfaces(const Image<float4>& packed, Image<Surface>& surfaces)
 {
-    Image<Surface> surfaces{packed.width, packed.height, std::vector<Surface>(packed.texels.size())};
+    surfaces.resize(packed.width, packed.height);
     parallelForRows(packed.height, [&](uint32_t y) {
         for (uint32_t x = 0; x < packed.width; ++x)
             surfaces.at(x, y) = unpackSurface(packed.at(x, y));
     });
-    return surfaces;
 }
 
+/// pow(cosine, exponent) for the normal weight. Exponents are usually whole (Falcor's default is
+/// 128): those go by repeated squaring, a few multiplications instead of a pow call, the largest
+/// single cost of the filter (a relative difference of at most exponent * 2^-24 from powf).
+class NormalPower
+{
+public:
+    explicit NormalPower(float exponent)
+        : mExponent(exponent), mWhole(exponent >= 0.f && exponent <= 65536.f && exponent == std::floor(exponent)) {}
+
+    [[gnu::always_inline]] float operator()(float cosine) const
+    {
+        if (!mWhole)
+            return std::pow(cosine, mExponent);
+        float result = 1.f, base = cosine;
+        for (uint32_t e = uint32_t(mExponent); e != 0; e >>= 1, base *= base)
+            if (e & 1u)
+                result *= base;
+        return result;
+    }
+
+private:
+    float mExponent;
+    bool mWhole;
+};
+
 /// Falcor's computeWeight: the edge-stopping weight of a neighbour by depth, normal and luminance.
-float edgeStoppingWeight(float zCenter, float zP, float phiDepth, const float3& nCenter, const float3& nP, float phiNormal,
+[[gnu::always_inline]] inline float edgeStoppingWeight(float zCenter, float zP, float phiDepth, const float3& nCenter, const float3& nP, const NormalPower& phiNormal,
                          float lumCenter, float lumP, float phiLum)
 {
-    const float weightNormal = std::pow(gpuSaturate(dot(nCenter, nP)), phiNormal);
+    const float weightNormal = phiNormal(gpuSaturate(dot(nCenter, nP)));
     const float weightZ = phiDepth == 0.f ? 0.f : std::abs(zCenter - zP) / phiDepth;
     const float weightLum = std::abs(lumCenter - lumP) / phiLum;
-    return std::exp(0.f - std::fmax(weightLum, 0.f) - std::fmax(weightZ, 0.f)) * weightNormal;
+    return std::exp(0.f - gpuMax0(weightLum) - gpuMax0(weightZ)) * weightNormal;
 }
 
 /// Rows of an image computed in parallel: out.at(x, y) = shade(x, y).
@@ -85,20 +108,12 @@ void packLinearZAndNormal(const FrameInputs& in, Image<float4>& packed)
     });
 }
 
-/// Output of stage 2 per pixel.
-struct Reprojected
-{
-    Image<float4> illumination; ///< Temporally integrated illumination; .a: variance from the moments.
-    Image<float2> moments;
-    Image<float> length;
-};
-
 /// Stage 2 (SVGFReproject): the previous frame's data at this pixel, when its surface matches.
 class Reprojector
 {
 public:
-    Reprojector(const FrameInputs& in, const Image<Surface>& current, const History& history)
-        : mIn(in), mCurrent(current), mPrevious(unpackSurfaces(history.linearZAndNormal)), mHistory(history)
+    Reprojector(const FrameInputs& in, const Image<Surface>& current, const Image<Surface>& previous, const History& history)
+        : mIn(in), mCurrent(current), mPrevious(previous), mHistory(history)
     {}
 
     struct Previous
@@ -213,14 +228,15 @@ private:
 
     const FrameInputs& mIn;
     const Image<Surface>& mCurrent;
-    const Image<Surface> mPrevious;
+    const Image<Surface>& mPrevious;
     const History& mHistory;
 };
 
 /// Stage 2: demodulated illumination blended with its reprojected history, with moments and variance.
-void reproject(const FrameInputs& in, const Image<Surface>& current, const History& history, const Settings& s, Reprojected& out)
+void reproject(const FrameInputs& in, const History& history, const Settings& s, Workspace& work)
 {
-    const Reprojector reprojector(in, current, history);
+    unpackSurfaces(history.linearZAndNormal, work.previousSurfaces);
+    const Reprojector reprojector(in, work.surfaces, work.previousSurfaces, history);
     parallelForRows(in.color.height, [&](uint32_t y) {
         for (uint32_t x = 0; x < in.color.width; ++x)
         {
@@ -240,20 +256,21 @@ void reproject(const FrameInputs& in, const Image<Surface>& current, const Histo
             const float variance = std::max(0.f, moments.y() - moments.x() * moments.x());
             float4 integrated = lerp(prev.illumination, float4(illumination.x(), illumination.y(), illumination.z(), 0.f), alpha);
             integrated.w() = variance;
-            out.illumination.at(x, y) = integrated;
-            out.moments.at(x, y) = moments;
-            out.length.at(x, y) = length;
+            work.illumination.at(x, y) = integrated;
+            work.moments.at(x, y) = moments;
+            work.length.at(x, y) = length;
         }
     });
 }
 
 /// Stage 3 (SVGFFilterMoments): below 4 frames of history, variance from a 7x7 cross-bilateral
 /// estimate of the moments (boosted by 4 / length), which also filters the illumination.
-void filterMoments(const Reprojected& r, const Image<Surface>& surfaces, const Settings& s, Image<float4>& out)
+void filterMoments(const Workspace& work, const Image<Surface>& surfaces, const Settings& s, Image<float4>& out)
 {
+    const NormalPower phiNormal(s.phiNormal);
     fill(out, [&](uint32_t x, uint32_t y) {
-        const float length = r.length.at(x, y);
-        const float4 center = r.illumination.at(x, y);
+        const float length = work.length.at(x, y);
+        const float4 center = work.illumination.at(x, y);
         const Surface& sc = surfaces.at(x, y);
         if (length >= 4.f || sc.z < 0.f) // Enough history, or no surface (environment).
             return center;
@@ -267,15 +284,15 @@ void filterMoments(const Reprojected& r, const Image<Surface>& surfaces, const S
             for (int xx = -radius; xx <= radius; ++xx)
             {
                 const int px = int(x) + xx, py = int(y) + yy;
-                if (!r.illumination.inside(px, py))
+                if (!work.illumination.inside(px, py))
                     continue;
-                const float3 illumination = r.illumination.at(px, py).xyz();
+                const float3 illumination = work.illumination.at(px, py).xyz();
                 const Surface& sp = surfaces.at(px, py);
                 const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), sc.normal, sp.normal,
-                                                   s.phiNormal, lumCenter, luminance(illumination), s.phiColor);
+                                                   phiNormal, lumCenter, luminance(illumination), s.phiColor);
                 sumWeights += w;
                 sumIllumination += illumination * w;
-                sumMoments += r.moments.at(px, py) * w;
+                sumMoments += work.moments.at(px, py) * w;
             }
         sumWeights = std::max(sumWeights, 1e-6f);
         sumIllumination /= sumWeights;
@@ -301,6 +318,7 @@ float blurredVariance(const Image<float4>& illumination, int x, int y)
 void atrousStep(const Image<float4>& in, const Image<Surface>& surfaces, const Settings& s, int step, Image<float4>& out)
 {
     const float kernelWeights[3] = {1.f, 2.f / 3.f, 1.f / 6.f};
+    const NormalPower phiNormal(s.phiNormal);
     fill(out, [&](uint32_t x, uint32_t y) {
         const float4 center = in.at(x, y);
         const float lumCenter = luminance(center.xyz());
@@ -322,7 +340,7 @@ void atrousStep(const Image<float4>& in, const Image<Surface>& surfaces, const S
                 const float4 p = in.at(px, py);
                 const Surface& sp = surfaces.at(px, py);
                 const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), sc.normal, sp.normal,
-                                                   s.phiNormal, lumCenter, luminance(p.xyz()), phiLum) *
+                                                   phiNormal, lumCenter, luminance(p.xyz()), phiLum) *
                                 kernelWeights[std::abs(xx)] * kernelWeights[std::abs(yy)];
                 sumWeights += w;
                 sum += float4(w, w, w, w * w) * p;
@@ -340,37 +358,31 @@ void History::reset(uint32_t width, uint32_t height)
     length.reset(width, height);
 }
 
-void denoise(const FrameInputs& in, const Settings& s, History& history, Image<float4>& filtered)
+void denoise(const FrameInputs& in, const Settings& s, History& history, Workspace& work, Image<float4>& filtered)
 {
     const uint32_t width = in.color.width, height = in.color.height;
-    Image<float4> linearZAndNormal;
-    linearZAndNormal.reset(width, height);
-    packLinearZAndNormal(in, linearZAndNormal);
-    const Image<Surface> surfaces = unpackSurfaces(linearZAndNormal);
+    for (Image<float4>* img : {&work.linearZAndNormal, &work.illumination, &work.current, &work.next})
+        img->resize(width, height);
+    work.moments.resize(width, height);
+    work.length.resize(width, height);
+    packLinearZAndNormal(in, work.linearZAndNormal);
+    unpackSurfaces(work.linearZAndNormal, work.surfaces);
+    reproject(in, history, s, work);
 
-    Reprojected reprojected;
-    reprojected.illumination.reset(width, height);
-    reprojected.moments.reset(width, height);
-    reprojected.length.reset(width, height);
-    reproject(in, surfaces, history, s, reprojected);
-
-    Image<float4> current, next;
-    current.reset(width, height);
-    next.reset(width, height);
-    filterMoments(reprojected, surfaces, s, current);
+    filterMoments(work, work.surfaces, s, work.current);
     for (int i = 0; i < s.iterations; ++i)
     {
-        atrousStep(current, surfaces, s, 1 << i, next);
+        atrousStep(work.current, work.surfaces, s, 1 << i, work.next);
         if (i == std::min(s.feedbackTap, s.iterations - 1))
-            history.lighting = next;
-        std::swap(current, next);
+            history.lighting.texels = work.next.texels;
+        std::swap(work.current, work.next);
     }
     if (s.feedbackTap < 0)
-        history.lighting = reprojected.illumination;
+        history.lighting.texels = work.illumination.texels;
 
-    fill(filtered, [&](uint32_t x, uint32_t y) { return in.albedo.at(x, y) * current.at(x, y) + in.emission.at(x, y); });
-    history.linearZAndNormal = std::move(linearZAndNormal);
-    history.moments = std::move(reprojected.moments);
-    history.length = std::move(reprojected.length);
+    fill(filtered, [&](uint32_t x, uint32_t y) { return in.albedo.at(x, y) * work.current.at(x, y) + in.emission.at(x, y); });
+    std::swap(history.linearZAndNormal, work.linearZAndNormal);
+    std::swap(history.moments, work.moments);
+    std::swap(history.length, work.length);
 }
 } // namespace svgf

@@ -1,4 +1,5 @@
 #pragma once
+#include "Utils/HugePageAllocator.h"
 #include "Utils/Math/Vector.h"
 #include <cstdint>
 #include <vector>
@@ -22,14 +23,17 @@ struct Settings
     float momentsAlpha = 0.2f;  ///< Weight of the new frame in the moments history.
 };
 
-/// A float image, rows top to bottom.
+/// A float image, rows top to bottom (on huge pages: a 1080p frame's images span hundreds of MiB).
 template<typename T>
 struct Image
 {
     uint32_t width = 0, height = 0;
-    std::vector<T> texels;
+    falcor::HugePageVector<T> texels;
 
+    /// Zeroes the image at size w x h.
     void reset(uint32_t w, uint32_t h) { width = w, height = h, texels.assign(size_t(w) * h, T(0.f)); }
+    /// Sizes the image for w x h texels that are all about to be written (memory is reused).
+    void resize(uint32_t w, uint32_t h) { width = w, height = h, texels.resize(size_t(w) * h); }
     T& at(uint32_t x, uint32_t y) { return texels[size_t(y) * width + x]; }
     const T& at(uint32_t x, uint32_t y) const { return texels[size_t(y) * width + x]; }
     bool inside(int x, int y) const { return x >= 0 && y >= 0 && x < int(width) && y < int(height); }
@@ -58,7 +62,25 @@ struct History
     void reset(uint32_t width, uint32_t height);
 };
 
+/// A pixel's depth and normal as the filters compare them (the normal after octahedral packing).
+struct Surface
+{
+    float z, zSlope;
+    float3 normal;
+};
+
+/// The images one frame computes, kept from frame to frame so their memory is reused.
+struct Workspace
+{
+    Image<float4> linearZAndNormal;
+    Image<Surface> surfaces, previousSurfaces;
+    Image<float4> illumination; ///< Reprojected and blended; .a: variance from the moments.
+    Image<float2> moments;
+    Image<float> length;
+    Image<float4> current, next; ///< A-trous ping-pong.
+};
+
 /// Denoises one frame into `filtered` (albedo * filtered illumination + emission) and updates
 /// `history` for the next frame.
-void denoise(const FrameInputs& in, const Settings& settings, History& history, Image<float4>& filtered);
+void denoise(const FrameInputs& in, const Settings& settings, History& history, Workspace& work, Image<float4>& filtered);
 } // namespace svgf

@@ -45,11 +45,10 @@ const Option kOptions[] = {
     {"MomentsAlpha", &svgf::Settings::momentsAlpha},
 };
 
-Image<float4> decode(const Texture& tex)
+void decode(const Texture& tex, Image<float4>& img)
 {
-    Image<float4> img{tex.getWidth(), tex.getHeight(), std::vector<float4>(size_t(tex.getWidth()) * tex.getHeight())};
+    img.resize(tex.getWidth(), tex.getHeight());
     parallelForRows(img.height, [&](uint32_t y) { tex.loadRow(y, &img.at(0, y)); });
-    return img;
 }
 
 /// Stores an image of float, float2 or float4 texels into `tex` (same size).
@@ -118,7 +117,7 @@ void SVGFPass::compile(RenderContext*, const CompileData&)
     mHistoryNeedsClear = true;
 }
 
-svgf::FrameInputs SVGFPass::readInputs(const RenderData& renderData, uint2 dims) const
+void SVGFPass::readInputs(const RenderData& renderData, uint2 dims)
 {
     const Texture* albedo = renderData[kAlbedo];
     const Texture* color = renderData[kColor];
@@ -130,7 +129,13 @@ svgf::FrameInputs SVGFPass::readInputs(const RenderData& renderData, uint2 dims)
     checkFieldDims(getType(), dims,
                    {{kAlbedo, albedo}, {kColor, color}, {kEmission, emission}, {kWorldPosition, renderData[kWorldPosition]},
                     {kWorldNormal, normal}, {kPosNormalFwidth, fwidth}, {kLinearZ, linearZ}, {kMotionVec, motion}});
-    return {decode(*albedo), decode(*color), decode(*emission), decode(*normal), decode(*fwidth), decode(*linearZ), decode(*motion)};
+    decode(*albedo, mInputs.albedo);
+    decode(*color, mInputs.color);
+    decode(*emission, mInputs.emission);
+    decode(*normal, mInputs.worldNormal);
+    decode(*fwidth, mInputs.posNormalFwidth);
+    decode(*linearZ, mInputs.linearZ);
+    decode(*motion, mInputs.motion);
 }
 
 void SVGFPass::clearHistory(const RenderData& renderData, uint2 dims)
@@ -168,11 +173,10 @@ void SVGFPass::execute(RenderContext* pRenderContext, const RenderData& renderDa
         pRenderContext->blit(*renderData[kColor], output);
         return;
     }
-    const svgf::FrameInputs inputs = readInputs(renderData, dims);
-    Image<float4> filtered;
-    filtered.reset(dims.x(), dims.y());
-    svgf::denoise(inputs, mSettings, mHistory, filtered);
-    encode(filtered, output);
+    readInputs(renderData, dims);
+    mFiltered.resize(dims.x(), dims.y());
+    svgf::denoise(mInputs, mSettings, mHistory, mWorkspace, mFiltered);
+    encode(mFiltered, output);
     writeHistoryTextures(renderData);
 }
 

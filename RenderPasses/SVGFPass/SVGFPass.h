@@ -38,8 +38,8 @@ public:
     void execute(falcor::RenderContext* pRenderContext, const falcor::RenderData& renderData) override;
 
 private:
-    /// The inputs decoded, after checking they all have the output's size.
-    svgf::FrameInputs readInputs(const falcor::RenderData& renderData, falcor::uint2 dims) const;
+    /// Decodes the inputs into mInputs, after checking they all have the output's size.
+    void readInputs(const falcor::RenderData& renderData, falcor::uint2 dims);
     /// Starts the history over (zeros), in this pass and in its internal textures.
     void clearHistory(const falcor::RenderData& renderData, falcor::uint2 dims);
     /// Copies the history into the internal textures that Falcor keeps it in.
@@ -47,5 +47,9 @@ private:
 
     svgf::Settings mSettings;
     svgf::History mHistory;
+    // Per-frame images, kept so that their memory is reused.
+    svgf::FrameInputs mInputs;
+    svgf::Workspace mWorkspace;
+    svgf::Image<falcor::float4> mFiltered;
     bool mHistoryNeedsClear = true;
 };

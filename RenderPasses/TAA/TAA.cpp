@@ -33,16 +33,23 @@ struct ImageView
     }
 };
 
-std::vector<float4> decodeImage(const Texture& tex)
-{
-    std::vector<float4> texels(size_t(tex.getWidth()) * tex.getHeight());
-    parallelForRows(tex.getHeight(), [&](uint32_t y) { tex.loadRow(y, texels.data() + size_t(y) * tex.getWidth()); });
-    return texels;
-}
-
 float3 rgbToYCgCo(const float3& rgb)
 {
     return {dot(rgb, float3(0.25f, 0.5f, 0.25f)), dot(rgb, float3(-0.25f, 0.5f, -0.25f)), dot(rgb, float3(0.5f, 0.f, -0.5f))};
+}
+
+/// Decodes `tex` into `texels` (reusing its memory), each texel passed through `convert`.
+template<typename Convert>
+void decodeImage(const Texture& tex, std::vector<float4>& texels, Convert&& convert)
+{
+    const uint32_t width = tex.getWidth();
+    texels.resize(size_t(width) * tex.getHeight());
+    parallelForRows(tex.getHeight(), [&](uint32_t y) {
+        float4* row = texels.data() + size_t(y) * width;
+        tex.loadRow(y, row);
+        for (uint32_t x = 0; x < width; ++x)
+            row[x] = convert(row[x]);
+    });
 }
 
 float3 yCgCoToRgb(const float3& c)
@@ -54,6 +61,8 @@ float3 yCgCoToRgb(const float3& c)
 /// Index of texel coordinate `i` (a whole number) under wrap addressing.
 uint32_t wrapIndex(float i, uint32_t size)
 {
+    if (i >= 0.f && i < float(size))
+        return uint32_t(i);
     double r = std::fmod(double(i), double(size));
     r = r < 0.0 ? r + size : r;
     return r < double(size) ? uint32_t(r) : 0u;
@@ -107,16 +116,16 @@ float3 sampleCatmullRom(const ImageView& img, float2 pos)
     return sum;
 }
 
-/// One output pixel of Falcor's TAA.ps.slang.
-float3 resolvePixel(const TAA::Controls& controls, const ImageView& color, const ImageView& motionVecs, const ImageView& history, int x,
-                    int y)
+/// One output pixel of Falcor's TAA.ps.slang; `colorYCgCo` is the color input converted to YCgCo.
+float3 resolvePixel(const TAA::Controls& controls, const ImageView& colorYCgCo, const ImageView& motionVecs, const ImageView& history,
+                    int x, int y)
 {
     // Color box of the neighbourhood in YCgCo.
-    const float3 center = rgbToYCgCo(color.load(x, y).xyz());
+    const float3 center = colorYCgCo.load(x, y).xyz();
     float3 mean = center, meanSquare = center * center;
     for (const int2& o : kNeighbourOffsets)
     {
-        const float3 c = rgbToYCgCo(color.load(x + o.x(), y + o.y()).xyz());
+        const float3 c = colorYCgCo.load(x + o.x(), y + o.y()).xyz();
         mean += c;
         meanSquare += c * c;
     }
@@ -133,7 +142,7 @@ float3 resolvePixel(const TAA::Controls& controls, const ImageView& color, const
         const float2 candidate(m.x(), m.y());
         motion = dot(candidate, candidate) > dot(motion, motion) ? candidate : motion;
     }
-    const float2 dims(float(color.width), float(color.height));
+    const float2 dims(float(colorYCgCo.width), float(colorYCgCo.height));
     const float2 texC = (float2(float(x), float(y)) + 0.5f) / dims;
     float3 past = rgbToYCgCo(sampleCatmullRom(history, (texC + motion) * dims));
 
@@ -203,12 +212,16 @@ void TAA::execute(RenderContext*, const RenderData& renderData)
     matchHistoryTo(colorOut);
 
     const uint32_t width = colorOut.getWidth(), height = colorOut.getHeight();
-    const std::vector<float4> color = decodeImage(colorIn), motion = decodeImage(motionVecs);
-    const ImageView colorView{color.data(), width, height}, motionView{motion.data(), width, height};
+    decodeImage(colorIn, mColorYCgCo, [](const float4& c) {
+        const float3 converted = rgbToYCgCo(c.xyz());
+        return float4(converted.x(), converted.y(), converted.z(), 0.f);
+    });
+    decodeImage(motionVecs, mMotion, [](const float4& m) { return m; });
+    const ImageView colorView{mColorYCgCo.data(), width, height}, motionView{mMotion.data(), width, height};
     const ImageView historyView{mHistory.data(), width, height};
-    std::vector<float4> next(mHistory.size());
+    mNextHistory.resize(mHistory.size());
     parallelForRows(height, [&](uint32_t y) {
-        float4* row = next.data() + size_t(y) * width;
+        float4* row = mNextHistory.data() + size_t(y) * width;
         for (uint32_t x = 0; x < width; ++x)
         {
             const float3 c = resolvePixel(mControls, colorView, motionView, historyView, int(x), int(y));
@@ -217,7 +230,7 @@ void TAA::execute(RenderContext*, const RenderData& renderData)
         colorOut.storeRow(y, row);
         colorOut.loadRow(y, row); // The history holds what the output format kept.
     });
-    mHistory.swap(next);
+    mHistory.swap(mNextHistory);
 }
 
 extern "C" FALCOR_PLUGIN_EXPORT void registerPlugin(PluginRegistry& registry)

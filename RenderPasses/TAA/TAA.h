@@ -45,4 +45,6 @@ private:
     std::vector<falcor::float4> mHistory; ///< Previous colorOut, decoded; rows top to bottom.
     falcor::uint2 mHistoryDims = {0, 0};
     falcor::ResourceFormat mHistoryFormat = falcor::ResourceFormat::Unknown;
+    // Per-frame images, kept so that their memory is reused.
+    std::vector<falcor::float4> mColorYCgCo, mMotion, mNextHistory;
 };
