@@ -290,7 +290,13 @@ def _dual_quaternion(stage):
     UsdSkel.BindingAPI(stage.GetPrimAtPath("/Root/Arm")).CreateSkinningMethodAttr().Set("dualQuaternion")
 
 
+def _sampled_rest(stage):
+    rest = UsdSkel.Skeleton(stage.GetPrimAtPath("/Root/Skel")).GetRestTransformsAttr()
+    rest.Set(Vt.Matrix4dArray([Gf.Matrix4d(1), _translate(3, 0, 0)]), 10.0)
+
+
 @pytest.mark.parametrize("extra, prim, words", [(_blend_shapes, "/Root/Arm", "blend shapes"),
+                                                (_sampled_rest, "/Root/Skel", "time samples of restTransforms"),
                                                 (_loose_mesh, "/Loose", "outside a SkelRoot"),
                                                 (_refined, "/Root/Arm", "not refined"),
                                                 (_dual_quaternion, "/Root/Arm", "dualQuaternion")])

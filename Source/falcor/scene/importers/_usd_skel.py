@@ -83,6 +83,11 @@ class SkelReader:
     def add_skeleton(self, prim, node: int) -> None:
         skeleton = self.UsdSkel.Skeleton(prim)
         path = str(prim.GetPath())
+        sampled = [a.GetName() for a in (skeleton.GetJointsAttr(), skeleton.GetBindTransformsAttr(),
+                                         skeleton.GetRestTransformsAttr()) if a.GetNumTimeSamples()]
+        if sampled:
+            self.reader.warn(path, f"time samples of {' and '.join(sampled)} are skipped: UsdSkel reads their default "
+                                   "values (joints move only through a SkelAnimation)")
         joints = [str(j) for j in skeleton.GetJointsAttr().Get() or []]
         parents = self._parents(path, joints)
         locals_ = self._rest_locals(skeleton, path, joints, parents)
