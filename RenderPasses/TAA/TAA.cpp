@@ -33,6 +33,13 @@ struct ImageView
     }
 };
 
+/// A GPU's clamp, min(max(v, lo), hi), whose min and max ignore a NaN operand: a flat neighbourhood
+/// gives the anti-flicker ratio 0 / 0, which clamps to 0.
+float gpuClamp(float v, float lo, float hi)
+{
+    return std::fmin(std::fmax(v, lo), hi);
+}
+
 float3 rgbToYCgCo(const float3& rgb)
 {
     return {dot(rgb, float3(0.25f, 0.5f, 0.25f)), dot(rgb, float3(-0.25f, 0.5f, -0.25f)), dot(rgb, float3(0.5f, 0.f, -0.5f))};
@@ -131,7 +138,7 @@ float3 resolvePixel(const TAA::Controls& controls, const ImageView& colorYCgCo, 
     }
     mean *= 1.f / 9.f;
     meanSquare *= 1.f / 9.f;
-    const float3 sigma = map(meanSquare - mean * mean, [](float v) { return std::sqrt(std::max(0.f, v)); });
+    const float3 sigma = map(meanSquare - mean * mean, [](float v) { return std::sqrt(std::fmax(0.f, v)); });
     const float3 boxMin = mean - controls.colorBoxSigma * sigma, boxMax = mean + controls.colorBoxSigma * sigma;
 
     // History along the longest motion vector of the neighbourhood.
@@ -150,10 +157,10 @@ float3 resolvePixel(const TAA::Controls& controls, const ImageView& colorYCgCo, 
     if (controls.antiFlicker) // Trust the current frame less when the history sits near the box's edge (Karis 2014).
     {
         const float distToClamp = std::min(std::abs(boxMin.x() - past.x()), std::abs(boxMax.x() - past.x()));
-        alpha = std::clamp((controls.alpha * distToClamp) / (distToClamp + boxMax.x() - boxMin.x()), 0.f, 1.f);
+        alpha = gpuClamp((controls.alpha * distToClamp) / (distToClamp + boxMax.x() - boxMin.x()), 0.f, 1.f);
     }
     for (int c = 0; c < 3; ++c)
-        past[c] = std::min(std::max(past[c], boxMin[c]), boxMax[c]);
+        past[c] = gpuClamp(past[c], boxMin[c], boxMax[c]);
     return yCgCoToRgb(lerp(past, center, alpha));
 }
 } // namespace

@@ -6,6 +6,7 @@ import pytest
 
 import falcor
 from helpers import ArraySource
+from scene.scenes_for_tests import CORNELL
 
 f32 = np.float32
 H, W = 12, 16
@@ -90,8 +91,9 @@ def taa_reference(color, motion, history, alpha=0.1, sigma=1.0, anti_flicker=Tru
     a = np.full((h, w), alpha, f32)
     if anti_flicker:
         dist = np.minimum(np.abs(box_min[..., 0] - past[..., 0]), np.abs(box_max[..., 0] - past[..., 0]))
-        a = np.clip((alpha * dist) / (dist + box_max[..., 0] - box_min[..., 0]), 0, 1)
-    past = np.minimum(np.maximum(past, box_min), box_max)
+        with np.errstate(invalid="ignore"):
+            a = np.fmin(np.fmax((alpha * dist) / (dist + box_max[..., 0] - box_min[..., 0]), 0), 1)  # NaN (0 / 0) -> 0, as on a GPU
+    past = np.fmin(np.fmax(past, box_min), box_max)
     rgb = rgb_from_ycgco(past + (taps[0] - past) * a[..., None])
     return np.concatenate([rgb, np.ones((h, w, 1), f32)], -1)
 
@@ -145,6 +147,19 @@ def test_frames_match_reference(props):
         np.testing.assert_allclose(out, expected, rtol=2e-5, atol=2e-6, err_msg=f"frame {frame}")
         history = out
     assert np.abs(history[..., :3] - color[..., :3]).max() > 0.01  # the history mattered
+
+
+def test_flat_image_is_finite():
+    """A flat neighbourhood whose history sits in its (point-sized) box gives the anti-flicker ratio
+    0 / 0; a GPU's clamp turns it into 0, and so must the pass (it once returned NaN)."""
+    graph = TaaGraph()
+    color, motion = np.full((H, W, 4), 0.5, f32), np.zeros((H, W, 2), f32)
+    history = np.zeros((H, W, 4), f32)
+    for frame in range(3):
+        out = graph.run(color, motion)
+        assert np.isfinite(out).all()
+        np.testing.assert_allclose(out, taa_reference(color, motion, history), rtol=2e-5, atol=2e-6, err_msg=f"frame {frame}")
+        history = out
 
 
 def test_history_is_the_stored_output_format():
@@ -242,3 +257,51 @@ def test_same_bits_on_one_and_two_threads():
         results.append(out)
     falcor.set_thread_count(2)
     assert results[0].tobytes() == results[1].tobytes()
+
+
+def test_antialiases_the_cornell_box():
+    """GBufferRT with Halton jitter -> TAA (Falcor's TAA graph with GBufferRT for GBufferRaster), on the
+    diffuse albedo of a 32x32 Cornell box, against the mean of 64 jittered frames (the anti-aliased
+    image). Measured mean absolute error after 32 frames: 0.0038 for TAA, 0.0184 for one unjittered
+    frame (the aliased image); asserted with a 2x margin. Anti-flicker is off: with it, a history
+    that starts black reaches the box edge with a blend weight near 0 and lightens only slowly, as
+    in Falcor (0.031 after 32 frames)."""
+    m = falcor.Renderer()
+
+    def gbuffer_graph(name, pattern, count=16):
+        g = falcor.RenderGraph(name)
+        g.create_pass("GBuffer", "GBufferRT", {"samplePattern": pattern, "sampleCount": count})
+        return g
+
+    reference = gbuffer_graph("taa_reference", "Halton", 64)
+    reference.create_pass("Accumulate", "AccumulatePass", {})
+    reference.add_edge("GBuffer.diffuseOpacity", "Accumulate.input")
+    reference.mark_output("Accumulate.output")
+    m.addGraph(reference)
+    m.loadScene(str(CORNELL))
+    m.resizeFrameBuffer(32, 32)
+    for _ in range(64):
+        m.renderFrame()
+    antialiased = np.array(reference.getOutput("Accumulate.output"))[..., :3]
+
+    aliased_graph = gbuffer_graph("taa_aliased", "Center")
+    aliased_graph.mark_output("GBuffer.diffuseOpacity")
+    m.addGraph(aliased_graph)
+    m.setActiveGraph(aliased_graph)
+    m.renderFrame()
+    aliased = np.array(aliased_graph.getOutput("GBuffer.diffuseOpacity"))[..., :3]
+
+    g = gbuffer_graph("taa_cornell", "Halton")
+    g.create_pass("TAA", "TAA", {"antiFlicker": False})
+    g.add_edge("GBuffer.diffuseOpacity", "TAA.colorIn")
+    g.add_edge("GBuffer.mvec", "TAA.motionVecs")
+    g.create_pass("Copy", "FormatCopy", {"format": "RGBA32Float"})
+    g.add_edge("TAA.colorOut", "Copy.src")
+    g.mark_output("Copy.dst")
+    m.addGraph(g)
+    m.setActiveGraph(g)
+    for _ in range(32):
+        m.renderFrame()
+    taa_error = np.abs(np.array(g.getOutput("Copy.dst"))[..., :3] - antialiased).mean()
+    aliased_error = np.abs(aliased - antialiased).mean()
+    assert taa_error < 0.4 * aliased_error, (taa_error, aliased_error)
