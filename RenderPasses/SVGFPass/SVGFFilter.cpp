@@ -13,8 +13,9 @@ namespace
 {
 constexpr float kMaxHistoryLength = 32.f;
 
-// GPU semantics where they differ from the C++ library's: saturate and max drop NaN (a miss
-// pixel's zero normal packs to NaN), float-to-int conversion truncates and maps NaN to 0.
+// GPU semantics where they differ from the C++ library's: saturate, min and max drop NaN (a miss
+// pixel's zero normal packs to NaN; std::fmax/fmin do the same), float-to-int conversion
+// truncates and maps NaN to 0.
 float gpuSaturate(float v)
 {
     return v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
@@ -240,7 +241,7 @@ void reproject(const FrameInputs& in, const History& history, const Settings& s,
     parallelForRows(in.color.height, [&](uint32_t y) {
         for (uint32_t x = 0; x < in.color.width; ++x)
         {
-            const float3 albedo = max(in.albedo.at(x, y).xyz(), float3(0.001f));
+            const float3 albedo = map(in.albedo.at(x, y).xyz(), [](float a) { return std::fmax(a, 0.001f); });
             float3 illumination = (in.color.at(x, y).xyz() - in.emission.at(x, y).xyz()) / albedo;
             if (std::isnan(illumination.x()) || std::isnan(illumination.y()) || std::isnan(illumination.z()))
                 illumination = float3(0.f); // Falcor's guard against path tracer NaNs.
@@ -294,7 +295,7 @@ void filterMoments(const Workspace& work, const Image<Surface>& surfaces, const 
                 sumIllumination += illumination * w;
                 sumMoments += work.moments.at(px, py) * w;
             }
-        sumWeights = std::max(sumWeights, 1e-6f);
+        sumWeights = std::fmax(sumWeights, 1e-6f);
         sumIllumination /= sumWeights;
         sumMoments /= sumWeights;
         const float variance = (sumMoments.y() - sumMoments.x() * sumMoments.x()) * (4.f / length);
