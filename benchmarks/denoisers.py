@@ -3,7 +3,8 @@ frame, on 1 and 2 threads.
 
 Inputs are synthetic and written once by a Python source pass (benchmarks/common.py), so each
 frame runs only the denoisers; times are `g.pass_times` (inside execute), the median of FRAMES
-frames after one warm-up frame (OIDN builds its filter on the first). The Cornell box is loaded
+frames after one warm-up frame (OIDN builds its filter on the first), with the cores the process
+got (CPU time / wall time over those frames: the machine may be shared). The Cornell box is loaded
 only because both passes, like Falcor's, denoise only when a scene is set.
 - OptixDenoiser: model 'HDR' with the albedo and normal guides (one RT filter).
 - NRD: method 'RelaxDiffuseSpecular' (two RT filters, diffuse and specular, with normal guides).
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import time
 
 import numpy as np
 
@@ -55,19 +57,20 @@ def graph(denoiser: str) -> falcor.RenderGraph:
     return g
 
 
-def measure(denoiser: str, threads: int, frames: int) -> list[float]:
+def measure(denoiser: str, threads: int, frames: int) -> tuple[list[float], float]:
     falcor.set_thread_count(threads)
     m = falcor.Renderer(WIDTH, HEIGHT)
     g = graph(denoiser)
     m.addGraph(g)
     m.loadScene(str(common.REPO_ROOT / "Scenes" / "CornellBox.pyscene"))
     m.clock.pause()
+    m.renderFrame()
     samples = []
-    for frame in range(frames + 1):
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(frames):
         m.renderFrame()
-        if frame > 0:
-            samples.append(dict(g.pass_times)["D"])
-    return samples
+        samples.append(dict(g.pass_times)["D"])
+    return samples, (time.process_time() - cpu) / (time.perf_counter() - wall)
 
 
 def main() -> None:
@@ -78,8 +81,9 @@ def main() -> None:
     print(f"ms per {WIDTH}x{HEIGHT} frame (g.pass_times, median of {args.frames} after a warm-up frame)")
     for denoiser in ("OptixDenoiser", "NRD"):
         for threads in (1, 2):
-            samples = measure(denoiser, threads, args.frames)
-            print(f"{denoiser:14s} threads={threads}: {statistics.median(samples):8.1f} ms  (min {min(samples):.1f}, max {max(samples):.1f})")
+            samples, cores = measure(denoiser, threads, args.frames)
+            print(f"{denoiser:14s} threads={threads}: {statistics.median(samples):8.1f} ms  (min {min(samples):.1f}, "
+                  f"max {max(samples):.1f}; cores used {cores:.2f})")
 
 
 if __name__ == "__main__":
