@@ -261,6 +261,34 @@ def test_an_invisible_skeleton_still_poses_its_meshes(tmp_path):
                                pxr_skinned_world(path, "/Root/Arm", POINTS, 12.0)[point_of(arm)], atol=1e-5)
 
 
+def test_without_rest_transforms_the_joints_rest_in_the_bind_pose(tmp_path):
+    def drop_rest(stage):
+        UsdSkel.Skeleton(stage.GetPrimAtPath("/Root/Skel")).GetRestTransformsAttr().Clear()
+
+    scene = load_usd(arm_stage(tmp_path / "arm.usda", animated=False, extra=drop_rest))
+    elbow = by_name(scene.nodes, "Shoulder/Elbow")
+    np.testing.assert_allclose(elbow.matrix, ir.trs_matrix([2, 0, 0], [0, 0, 0, 1], [1, 1, 1]), atol=1e-12)
+    arm = by_name(scene.meshes, "/Root/Arm")
+    # At bind pose every skinning matrix is skeleton world @ geomBind: the mesh keeps its bound shape.
+    skeleton_world = scene.world_matrix([n.name for n in scene.nodes].index("/Root/Skel"))
+    geom_bind = np.array(GEOM_BIND).reshape(4, 4).T
+    expected = (skeleton_world @ geom_bind @ np.c_[arm.positions, np.ones(len(arm.positions))].T).T[:, :3]
+    np.testing.assert_allclose(ir_skinned(scene, arm, 0.0), expected, atol=1e-6)
+
+
+def test_an_animation_source_inherited_from_the_skel_root_animates_the_skeleton(tmp_path):
+    def bind_on_root(stage):
+        UsdSkel.BindingAPI(stage.GetPrimAtPath("/Root/Skel")).GetAnimationSourceRel().ClearTargets(True)
+        UsdSkel.BindingAPI.Apply(stage.GetPrimAtPath("/Root")).CreateAnimationSourceRel().SetTargets(["/Root/Skel/Anim"])
+
+    path = arm_stage(tmp_path / "arm.usda", extra=bind_on_root)
+    scene = load_usd(path)
+    arm = by_name(scene.meshes, "/Root/Arm")
+    np.testing.assert_allclose(ir_skinned(scene, arm, 0.5),
+                               pxr_skinned_world(path, "/Root/Arm", POINTS, 12.0)[point_of(arm)], atol=1e-5)
+    assert [a.name for a in scene.animations] == ["/Root/Skel/Anim"]
+
+
 # --- warnings and errors ----------------------------------------------------------------------------
 
 
