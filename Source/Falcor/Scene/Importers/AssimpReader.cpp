@@ -387,26 +387,33 @@ struct JoinedVertices
     std::vector<uint32_t> remap;  // source index -> joined index
 };
 
+// Whether source vertices a and b have the same influences, bit for bit (always, without bones).
+bool sameInfluences(const BoneInfluences& skin, uint32_t a, uint32_t b)
+{
+    if (skin.maxCount == 0)
+        return true;
+    const uint32_t count = skin.first[a + 1] - skin.first[a];
+    return count == skin.first[b + 1] - skin.first[b] &&
+           std::memcmp(skin.bone.data() + skin.first[a], skin.bone.data() + skin.first[b], count * sizeof(uint32_t)) == 0 &&
+           std::memcmp(skin.weight.data() + skin.first[a], skin.weight.data() + skin.first[b], count * sizeof(float)) == 0;
+}
+
 JoinedVertices joinIdenticalVertices(const aiMesh* mesh, const aiVector3D* normals, const BoneInfluences& skin)
 {
     const uint32_t n = mesh->mNumVertices;
-    // Key words: position, normal, UV (8 floats' bits), then the influence count and its pairs
-    // padded with zeros (for a mesh without bones, nothing).
-    const size_t width = 8 + (skin.maxCount ? 1 + 2 * size_t(skin.maxCount) : 0);
-    auto key = [&](uint32_t i, uint32_t* out)
+    auto key = [mesh, normals](uint32_t i, float out[8])
     {
-        std::memset(out, 0, width * sizeof(uint32_t));
+        std::memset(out, 0, 8 * sizeof(float));
         std::memcpy(out, &mesh->mVertices[i], 3 * sizeof(float));
         std::memcpy(out + 3, &normals[i], 3 * sizeof(float));
         if (mesh->mTextureCoords[0])
             std::memcpy(out + 6, &mesh->mTextureCoords[0][i], 2 * sizeof(float));
-        if (skin.maxCount)
-        {
-            const uint32_t begin = skin.first[i], pairs = skin.first[i + 1] - begin;
-            out[8] = pairs;
-            std::memcpy(out + 9, skin.bone.data() + begin, pairs * sizeof(uint32_t));
-            std::memcpy(out + 9 + skin.maxCount, skin.weight.data() + begin, pairs * sizeof(float));
-        }
+    };
+    auto mix = [](uint64_t h, const void* word) // FNV-1a over 32-bit words
+    {
+        uint32_t bits;
+        std::memcpy(&bits, word, sizeof bits);
+        return (h ^ bits) * 1099511628211ull;
     };
     size_t capacity = 16;
     while (capacity < 2 * size_t(n))
@@ -414,23 +421,25 @@ JoinedVertices joinIdenticalVertices(const aiMesh* mesh, const aiVector3D* norma
     std::vector<uint32_t> table(capacity, UINT32_MAX); // open addressing: joined index, or empty
     JoinedVertices joined;
     joined.remap.resize(n);
-    std::vector<uint32_t> keys; // the key of each joined vertex, `width` words
-    std::vector<uint32_t> k(width);
-    const size_t keyBytes = width * sizeof(uint32_t);
+    std::vector<float> keys; // the key of each joined vertex, 8 floats (its influences are the source vertex's)
+    float k[8];
     for (uint32_t i = 0; i < n; i++)
     {
-        key(i, k.data());
+        key(i, k);
         uint64_t h = 1469598103934665603ull;
-        for (uint32_t bits : k)
-            h = (h ^ bits) * 1099511628211ull;
+        for (const float& f : k)
+            h = mix(h, &f);
+        for (uint32_t at = skin.maxCount ? skin.first[i] : 0, end = skin.maxCount ? skin.first[i + 1] : 0; at < end; at++)
+            h = mix(mix(h, &skin.bone[at]), &skin.weight[at]);
         size_t slot = size_t(h ^ (h >> 29)) & (capacity - 1);
-        while (table[slot] != UINT32_MAX && std::memcmp(&keys[width * size_t(table[slot])], k.data(), keyBytes) != 0)
+        while (table[slot] != UINT32_MAX && (std::memcmp(&keys[8 * size_t(table[slot])], k, sizeof k) != 0 ||
+                                             !sameInfluences(skin, joined.unique[table[slot]], i)))
             slot = (slot + 1) & (capacity - 1);
         if (table[slot] == UINT32_MAX)
         {
             table[slot] = uint32_t(joined.unique.size());
             joined.unique.push_back(i);
-            keys.insert(keys.end(), k.begin(), k.end());
+            keys.insert(keys.end(), k, k + 8);
         }
         joined.remap[i] = table[slot];
     }
