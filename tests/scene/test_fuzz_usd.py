@@ -4,9 +4,9 @@ A small valid stage (meshes with primvars and subdivision, implicit prims, a tex
 lights, an animated transform, a point instancer, native instancing, a skinned mesh with its skeleton and
 SkelAnimation) is damaged: truncated, bytes flipped, hostile values put in its fields (huge counts, absurd
 indices, NaN and infinities, wrong tokens; for the skeleton also joint indices out of range, arrays of the
-wrong length, misordered joints), nested deeply, or made to include itself. pxr reads the files in C++, so every case runs in a
-child process under a memory limit: loading must succeed or raise falcor.ImporterError naming the file;
-never crash, hang or allocate without bound. `FALCOR_FUZZ_EXAMPLES` sets the number of cases per format.
+wrong length, misordered joints; the "skel" mode damages only those), nested deeply, or made to include
+itself. pxr reads the files in C++, so every case runs in a child process under a memory limit: loading
+must succeed or raise falcor.ImporterError naming the file; never crash, hang or allocate without bound. `FALCOR_FUZZ_EXAMPLES` sets the number of cases per format.
 Under AddressSanitizer (.ci/sanitize) damaged binary files are left out (see `damaged`).
 The case being loaded is written to `current.*` beside the child's files first, so a crash leaves its
 reproducer behind (the failure message shows it).
@@ -108,7 +108,8 @@ def Xform "World" {
             def SkelAnimation "Anim" {
                 uniform token[] joints = [<<animjoint>>, "A"]
                 float3[] translations = [(<<atx>>, 0, 0), (0, 0, 0)<<tmore>>]
-                quatf[] rotations.timeSamples = { 0: [(1, 0, 0, 0), (1, 0, 0, 0)], <<t1>>: [(<<qw>>, 0, 0, 0.7), (1, 0, 0, 0)] }
+                quatf[] rotations.timeSamples = {
+                    0: [(1, 0, 0, 0), (1, 0, 0, 0)], <<t1>>: [(<<qw>>, 0, 0, 0.7), (1, 0, 0, 0)] }
                 half3[] scales = [(1, 1, 1), (1, 1, 1)]
             }
         }
@@ -157,8 +158,8 @@ HOSTILE = ["-1", "0", "2147483647", "2147483648", "1000000000000", "nan", "inf",
 TOKENS = ["bogus", "", "faceVarying", "uniform", "vertex", "constant", "loop", "bilinear", "none", "X", "Z"]
 # Skeleton fields that take list pieces: extra elements (wrong counts), joints out of order or unknown.
 LISTS = {"jmore": [", 1", ", 7", ", -3, 0, 0, 0", ", 0, 0, 0, 0"], "wmore": [", 1", ", nan", ", -1, 1, 1, 1"],
-         "tmore": [", (0, 0, 0)", ", (nan, 0, 0)"], "joints": ['"A/B", "A"', '"A"', '"A", "A/B", "A/B"', '"A", "B/C"', ""],
-         "animjoint": ['"A"', '"Z"', '""']}
+         "tmore": [", (0, 0, 0)", ", (nan, 0, 0)"], "animjoint": ['"A"', '"Z"', '""'],
+         "joints": ['"A/B", "A"', '"A"', '"A", "A/B", "A/B"', '"A", "B/C"', ""]}
 SKEL_FIELDS = sorted(["jindex", "jweight", "esize", "jinterp", "bx", "atx", "qw", "gx", *LISTS])
 EXTRAS = ["def BasisCurves \"Hair\" {\n}", "def Volume \"Fog\" {\n}", "def SkelRoot \"Skel\" {\n}",
           "def Xform \"Self\" (references = @<<name>>@) {\n}", "def Xform \"Loop\" (references = </World>) {\n}",
@@ -206,7 +207,8 @@ def damaged(draw, name):
     if mode in ("values", "skel"):
         keys = sorted(FIELDS) if mode == "values" else SKEL_FIELDS
         for key in draw(st.lists(st.sampled_from(keys), min_size=1, max_size=4)):
-            pool = LISTS.get(key) or (TOKENS if key in ("ninterp", "uvinterp", "scheme", "axis", "jinterp") else HOSTILE)
+            tokens = key in ("ninterp", "uvinterp", "scheme", "axis", "jinterp")
+            pool = LISTS.get(key) or (TOKENS if tokens else HOSTILE)
             fields[key] = draw(st.sampled_from(pool + (["/etc/passwd", "missing.png", "case.usda"] if key == "texture" else [])))
         fields["extra"] = draw(st.sampled_from([""] + EXTRAS)).replace("<<name>>", name)
     elif mode == "nest":

@@ -220,8 +220,8 @@ def test_a_mesh_before_its_skeleton_is_skinned_once_the_skeleton_is_read(tmp_pat
     assert names.index("/Root/Arm") < names.index("/Root/Skel")
     arm = by_name(scene.meshes, "/Root/Arm")
     assert [scene.nodes[j].name for j in arm.skin.joints] == MESH_JOINTS
-    np.testing.assert_allclose(ir_skinned(scene, arm, 1.0), pxr_skinned_world(path, "/Root/Arm", POINTS, FPS)[point_of(arm)],
-                               atol=1e-5)
+    expected = pxr_skinned_world(path, "/Root/Arm", POINTS, FPS)[point_of(arm)]
+    np.testing.assert_allclose(ir_skinned(scene, arm, 1.0), expected, atol=1e-5)
 
 
 def test_each_native_instance_is_skinned_by_its_own_skeleton(tmp_path):
@@ -279,7 +279,8 @@ def test_without_rest_transforms_the_joints_rest_in_the_bind_pose(tmp_path):
 def test_an_animation_source_inherited_from_the_skel_root_animates_the_skeleton(tmp_path):
     def bind_on_root(stage):
         UsdSkel.BindingAPI(stage.GetPrimAtPath("/Root/Skel")).GetAnimationSourceRel().ClearTargets(True)
-        UsdSkel.BindingAPI.Apply(stage.GetPrimAtPath("/Root")).CreateAnimationSourceRel().SetTargets(["/Root/Skel/Anim"])
+        root = UsdSkel.BindingAPI.Apply(stage.GetPrimAtPath("/Root"))
+        root.CreateAnimationSourceRel().SetTargets(["/Root/Skel/Anim"])
 
     path = arm_stage(tmp_path / "arm.usda", extra=bind_on_root)
     scene = load_usd(path)

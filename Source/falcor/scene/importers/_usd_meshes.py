@@ -39,7 +39,8 @@ def mesh_polygons(reader, prim) -> Surface | None:
         raise geo.MeshDataError(f"mesh '{path}': {e}") from e
     if len(mesh.GetPointsAttr().GetTimeSamples()) > 1:
         reader.warn(path, "vertex animation (time-sampled points) is skipped; the earliest sample is used")
-    surface = Surface(poly, _normals(reader, mesh), _texcoords(reader, prim), _array(mesh.GetHoleIndicesAttr().Get(t), np.int64),
+    holes = _array(mesh.GetHoleIndicesAttr().Get(t), np.int64)
+    surface = Surface(poly, _normals(reader, mesh), _texcoords(reader, prim), holes,
                       reader.skel.influences(prim, len(poly.points)))
     return _refined(reader, prim, surface)
 
@@ -84,7 +85,8 @@ def _refined(reader, prim, surface: Surface) -> Surface:
         return surface
     path = prim.GetPath()
     if surface.influences is not None and not surface.influences.constant:
-        reader.warn(path, "a skinned mesh is not refined (its cage is used), as in Falcor: the influences are per cage point")
+        reader.warn(path, "a skinned mesh is not refined (its cage is used), as in Falcor: "
+                          "the influences are per cage point")
         return surface
     if poly.scheme == "loop":
         reader.warn(path, "Loop subdivision is not supported; the cage is used")

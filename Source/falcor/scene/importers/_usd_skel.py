@@ -94,7 +94,8 @@ class SkelReader:
         animation = self._animation(prim, path, joints)
         if animation is not None:  # its pose at the earliest time
             for k, row in enumerate(animation.rows):
-                locals_[row] = ir.trs_matrix(animation.translations[0, k], animation.rotations[0, k], animation.scales[0, k])
+                locals_[row] = ir.trs_matrix(animation.translations[0, k], animation.rotations[0, k],
+                                             animation.scales[0, k])
         nodes = self.reader.scene.nodes
         joint_nodes: list[int] = []
         for j, name in enumerate(joints):
@@ -126,7 +127,8 @@ class SkelReader:
             return list(rest)
         bind = _matrices(skeleton.GetBindTransformsAttr().Get(), f"skeleton '{path}': bindTransforms")
         if len(bind) != len(joints):
-            self.reader.warn(path, "neither restTransforms nor bindTransforms has a matrix per joint; joints rest at identity")
+            self.reader.warn(path, "neither restTransforms nor bindTransforms has a matrix per joint; "
+                                   "joints rest at identity")
             return [np.eye(4) for _ in joints]
         if len(rest):
             self.reader.warn(path, f"restTransforms has {len(rest)} matrices for {len(joints)} joints; "
@@ -145,7 +147,8 @@ class SkelReader:
         if not source:
             return None
         if not source.IsA(self.UsdSkel.Animation):
-            self.reader.warn(path, f"skel:animationSource '{source.GetPath()}' is not a SkelAnimation; the rest pose is used")
+            self.reader.warn(path, f"skel:animationSource '{source.GetPath()}' is not a SkelAnimation; "
+                                   "the rest pose is used")
             return None
         animation = self.UsdSkel.Animation(source)
         if animation.GetBlendShapeWeightsAttr().HasAuthoredValue():
@@ -153,7 +156,8 @@ class SkelReader:
         attributes = (animation.GetTranslationsAttr(), animation.GetRotationsAttr(), animation.GetScalesAttr())
         missing = [a.GetName() for a in attributes if not a.HasValue()]
         if missing:  # pxr ignores such an animation too
-            self.reader.warn(source.GetPath(), f"{' and '.join(missing)} not authored; the skeleton's rest pose is used")
+            self.reader.warn(source.GetPath(), f"{' and '.join(missing)} not authored; "
+                                               "the skeleton's rest pose is used")
             return None
         anim_joints = [str(j) for j in animation.GetJointsAttr().Get() or []]
         index = {name: j for j, name in enumerate(joints)}
@@ -205,7 +209,8 @@ class SkelReader:
         # The query resolves primvars inherited from ancestors; outside a SkelRoot there is no query.
         indices_pv = query.GetJointIndicesPrimvar() if query else binding.GetJointIndicesPrimvar()
         weights_pv = query.GetJointWeightsPrimvar() if query else binding.GetJointWeightsPrimvar()
-        has_indices, has_weights = bool(indices_pv and indices_pv.HasValue()), bool(weights_pv and weights_pv.HasValue())
+        has_indices = bool(indices_pv and indices_pv.HasValue())
+        has_weights = bool(weights_pv and weights_pv.HasValue())
         if not (has_indices or has_weights):
             return None
         if has_indices != has_weights:
@@ -261,7 +266,8 @@ class SkelReader:
         order = query.GetJointOrder()
         own_joints = [str(j) for j in order] if order is not None else skeleton_joints
         if joint_indices.size and (joint_indices.min() < 0 or joint_indices.max() >= len(own_joints)):
-            raise SkelDataError(f"'{path}': jointIndices refer to joints outside the {len(own_joints)} joints it is bound to")
+            raise SkelDataError(f"'{path}': jointIndices refer to joints outside the {len(own_joints)} "
+                                "joints it is bound to")
         index = {name: j for j, name in enumerate(skeleton_joints)}
         skeleton_joint = np.array([index.get(name, -1) for name in own_joints], np.int64)
         if np.any(skeleton_joint < 0):
