@@ -288,3 +288,18 @@ def test_a_vertex_with_too_many_influences_to_pad_is_refused(tmp_path):
     with pytest.raises(falcor.ImporterError, match=r"mesh 'strip': a vertex has 200 bone influences") as info:
         assimp.load_assimp(path)
     assert str(path) in str(info.value)
+
+
+def test_a_controller_instanced_twice_is_drawn_once_where_its_joints_put_it(tmp_path, capfd):
+    """Falcor refuses a skinned mesh with several instances; here the engine draws it once, with a warning."""
+    placed = '<node id="Skinned" name="Skinned"><instance_controller url="#skin"><skeleton>#J0</skeleton></instance_controller></node>'
+    again = placed.replace('"Skinned"', '"Again"').replace("<instance_controller", "<translate>0 5 0</translate><instance_controller")
+    path = tmp_path / "twice.dae"
+    path.write_text(collada_skin().replace(placed, placed + again))
+    ir_scene = assimp.load_assimp(path)
+    assert [n.meshes for n in ir_scene.nodes if n.meshes] == [[0], [0]]
+    scene = falcor.load_scene(path)
+    assert "Skinned mesh 'strip' is placed by 2 nodes" in capfd.readouterr().out
+    assert scene.stats["meshInstanceCount"] == 1
+    scene.update(0.0)
+    np.testing.assert_allclose(scene.native.get_mesh_arrays(0)["positions"], ir_scene.meshes[0].positions + [0, 0, 0.5], atol=1e-6)
