@@ -1,0 +1,352 @@
+#include "DLSSPass.h"
+#include "Core/Logger.h"
+#include "Core/PluginRegistry.h"
+#include "Core/ThreadPool.h"
+#include "Scene/Scene.h"
+#include "Temporal/TemporalColor.h"
+#include <cmath>
+#include <limits>
+
+using namespace falcor;
+using namespace falcor::temporal;
+
+namespace
+{
+const std::string kColorInput = "color";
+const std::string kDepthInput = "depth";
+const std::string kMotionVectorsInput = "mvec";
+const std::string kOutput = "output";
+
+const std::string kEnabled = "enabled";
+const std::string kOutputSize = "outputSize";
+const std::string kProfile = "profile";
+const std::string kMotionVectorScale = "motionVectorScale";
+const std::string kIsHDR = "isHDR";
+const std::string kSharpness = "sharpness";
+const std::string kExposure = "exposure";
+
+/// Standard deviation of the Gaussian weighting a sample by its distance to the output pixel's
+/// center, in output pixels: narrow enough that the accumulation converges close to the pixel's
+/// box-filtered mean, wide enough that every output pixel gets weight from its nearest samples.
+constexpr float kSampleSigma = 0.4f;
+/// Cap of the history's accumulated sample weight: the longest memory (in units of a full-weight
+/// sample), so that lighting changes fade in rather than waiting on an ever-growing average.
+constexpr float kMaxHistoryWeight = 16.f;
+/// Half-width of the history clamp's YCgCo box, in standard deviations of the input neighbourhood.
+constexpr float kColorBoxSigma = 1.f;
+/// The largest tone-mapped channel the inverse tone map accepts (1 would map to infinity).
+constexpr float kMaxToneMapped = 1.f - 1.f / (1 << 20);
+
+/// NGX's render-size ratios of the profiles (render size / output size per axis).
+float renderRatio(DLSSProfile profile)
+{
+    switch (profile)
+    {
+    case DLSSProfile::MaxPerf:
+        return 0.5f;
+    case DLSSProfile::MaxQuality:
+        return 2.f / 3.f;
+    default:
+        return 0.58f;
+    }
+}
+
+float maxComponent(const float3& c)
+{
+    return std::max(c.x(), std::max(c.y(), c.z()));
+}
+
+/// Input color in the accumulation's space: finite, non-negative, exposed and tone-mapped (HDR).
+float3 toAccumulationSpace(float3 rgb, bool isHDR, float exposureScale)
+{
+    rgb = map(rgb, [](float v) { return std::isfinite(v) ? std::max(v, 0.f) : 0.f; });
+    if (!isHDR)
+        return rgb;
+    rgb *= exposureScale;
+    return rgb * (1.f / (1.f + maxComponent(rgb)));
+}
+
+float3 fromAccumulationSpace(float3 rgb, bool isHDR, float exposureScale)
+{
+    rgb = map(rgb, [](float v) { return std::fmin(std::fmax(v, 0.f), kMaxToneMapped); });
+    if (!isHDR)
+        return rgb;
+    return rgb * (1.f / ((1.f - maxComponent(rgb)) * exposureScale));
+}
+
+bool inUnitSquare(const float2& uv)
+{
+    return uv.x() >= 0.f && uv.x() <= 1.f && uv.y() >= 0.f && uv.y() <= 1.f;
+}
+} // namespace
+
+/// The decoded inputs of one frame, in the input's pixels.
+struct DLSSPass::Frame
+{
+    ImageView color;  ///< Accumulation-space YCgCo.
+    ImageView depth;  ///< x: depth.
+    ImageView motion; ///< xy: motion to the previous frame, in frame fractions (UV).
+    float2 jitter;    ///< Offset of every sample from its pixel's center, in pixels (x right, y down).
+};
+
+DLSSPass::DLSSPass(const Properties& props)
+{
+    logWarningOnce("DLSSPass: this is a CPU replacement, a temporal anti-aliasing upscaler, not NVIDIA DLSS.");
+    for (const auto& [key, value] : props)
+    {
+        if (key == kEnabled)
+            mEnabled = value.as<bool>(key);
+        else if (key == kOutputSize)
+            mOutputSizeSelection = value.as<IOSize>(key);
+        else if (key == kProfile)
+            mProfile = value.as<DLSSProfile>(key);
+        else if (key == kMotionVectorScale)
+            mMotionVectorScale = value.as<DLSSMotionVectorScale>(key);
+        else if (key == kIsHDR)
+            mIsHDR = value.as<bool>(key);
+        else if (key == kSharpness)
+            mSharpness = value.as<float>(key);
+        else if (key == kExposure)
+            mExposure = value.as<float>(key);
+        else
+            warnUnknownProperty(key);
+    }
+    FALCOR_CHECK(mSharpness >= -1.f && mSharpness <= 1.f, "DLSSPass: property '", kSharpness, "' must be in [-1, 1], got ", mSharpness, ".");
+    FALCOR_CHECK(std::isfinite(mExposure) && std::abs(mExposure) <= 100.f, "DLSSPass: property '", kExposure,
+                 "' must be a finite log2 scale in [-100, 100], got ", mExposure, ".");
+}
+
+Properties DLSSPass::getProperties() const
+{
+    Properties props;
+    props.set(kEnabled, mEnabled);
+    props.set(kOutputSize, mOutputSizeSelection);
+    props.set(kProfile, mProfile);
+    props.set(kMotionVectorScale, mMotionVectorScale);
+    props.set(kIsHDR, mIsHDR);
+    props.set(kSharpness, mSharpness);
+    props.set(kExposure, mExposure);
+    return props;
+}
+
+uint2 DLSSPass::outputSizeFor(uint2 inputSize, DLSSProfile profile)
+{
+    const float ratio = renderRatio(profile);
+    uint2 size;
+    for (int i = 0; i < 2; ++i)
+    {
+        const float in = float(inputSize[i]);
+        const float renderSize = std::max(1.f, std::round(in * ratio));
+        size[i] = uint32_t(in * in / renderSize);
+    }
+    return size;
+}
+
+RenderPassReflection DLSSPass::reflect(const CompileData& compileData)
+{
+    // 'Fixed' is the DLSS output size of the input; known from the connected color before the first frame.
+    uint2 fixedSize = mDLSSOutputSize;
+    if (const RenderPassReflection::Field* color = compileData.connectedResources.getField(kColorInput);
+        color && color->getWidth() > 0 && color->getHeight() > 0)
+        fixedSize = outputSizeFor({color->getWidth(), color->getHeight()}, mProfile);
+    const uint2 size = calculateIOSize(mOutputSizeSelection, fixedSize, compileData.defaultTexDims);
+
+    RenderPassReflection r;
+    r.addInput(kColorInput, "Color input");
+    r.addInput(kDepthInput, "Depth input");
+    r.addInput(kMotionVectorsInput, "Motion vectors input");
+    r.addOutput(kOutput, "Color output").format(ResourceFormat::RGBA32Float).texture2D(size);
+    return r;
+}
+
+void DLSSPass::setScene(RenderContext*, const std::shared_ptr<Scene>& pScene)
+{
+    mpScene = pScene;
+    resetHistory();
+}
+
+void DLSSPass::onSceneUpdates(RenderContext*, SceneUpdateFlags sceneUpdates)
+{
+    if (isSet(sceneUpdates, SceneUpdateFlags::CameraSwitched))
+        resetHistory();
+}
+
+void DLSSPass::execute(RenderContext* pRenderContext, const RenderData& renderData)
+{
+    const Texture& color = *renderData[kColorInput];
+    Texture& output = *renderData[kOutput];
+    checkFieldDims(getType(), color.getDims(), {{kDepthInput, renderData[kDepthInput]}, {kMotionVectorsInput, renderData[kMotionVectorsInput]}});
+    if (!mEnabled || !mpScene)
+    {
+        pRenderContext->blit(color, output);
+        resetHistory();
+        return;
+    }
+    if (color.getDims() != mInputSize)
+    {
+        mInputSize = color.getDims();
+        mDLSSOutputSize = outputSizeFor(mInputSize, mProfile);
+        resetHistory();
+    }
+    // As Falcor: a 'Fixed' output of the wrong size is resized by a recompile before the next frame.
+    if (mOutputSizeSelection == IOSize::Fixed && output.getDims() != mDLSSOutputSize)
+        requestRecompile();
+    upscale(renderData);
+    storeOutput(output);
+}
+
+void DLSSPass::upscale(const RenderData& renderData)
+{
+    const float exposureScale = std::exp2(mExposure);
+    const bool isHDR = mIsHDR;
+    decodeImage(*renderData[kColorInput], mColor, [=](const float4& c) {
+        const float3 ycgco = rgbToYCgCo(toAccumulationSpace(c.xyz(), isHDR, exposureScale));
+        return float4(ycgco.x(), ycgco.y(), ycgco.z(), 0.f);
+    });
+    decodeImage(*renderData[kDepthInput], mDepth, [](const float4& d) { return d; });
+    const float2 motionToUV = mMotionVectorScale == DLSSMotionVectorScale::Relative ? float2(1.f) : 1.f / float2(mInputSize);
+    decodeImage(*renderData[kMotionVectorsInput], mMotion, [=](const float4& m) {
+        const float2 uv = float2(m.x(), m.y()) * motionToUV;
+        return float4(uv.x(), uv.y(), 0.f, 0.f);
+    });
+
+    // The camera's jitter is a fraction of the frame, x positive moving the image right and y up
+    // (Camera::computeRayPinhole), so the sample of a pixel sits at its center minus x, plus y.
+    const CameraData& camera = mpScene->getCamera().getData();
+    const uint32_t w = mInputSize.x(), h = mInputSize.y();
+    Frame frame{{mColor.data(), w, h}, {mDepth.data(), w, h}, {mMotion.data(), w, h},
+                float2(-camera.jitterX * float(w), camera.jitterY * float(h))};
+    resolve(frame, renderData[kOutput]->getDims());
+}
+
+namespace
+{
+/// The current frame's estimate at one output pixel: the Gaussian-weighted mean of the 3x3
+/// samples around it, its total weight, and the motion of the closest-depth sample.
+struct CurrentEstimate
+{
+    float3 color{0.f};
+    float weight = 0.f;
+    float2 motion{0.f};
+};
+
+/// `posIn`: the output pixel's center in input pixels; `base`: the input pixel whose sample cell holds it;
+/// `toOutput`: output pixels per input pixel.
+template<typename Frame>
+CurrentEstimate gatherSamples(const Frame& frame, float2 posIn, int2 base, float2 toOutput)
+{
+    float dist2[9];
+    float3 colors[9];
+    int count = 0;
+    float minDist2 = std::numeric_limits<float>::infinity(), minDepth = std::numeric_limits<float>::infinity();
+    CurrentEstimate estimate;
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+        {
+            const int x = base.x() + dx, y = base.y() + dy;
+            if (x < 0 || y < 0 || x >= int(frame.color.width) || y >= int(frame.color.height))
+                continue;
+            const float2 sample = float2(float(x), float(y)) + 0.5f + frame.jitter;
+            const float2 d = (posIn - sample) * toOutput;
+            dist2[count] = dot(d, d);
+            colors[count++] = frame.color.load(x, y).xyz();
+            minDist2 = std::min(minDist2, dist2[count - 1]);
+            const float depth = frame.depth.load(x, y).x();
+            if (depth < minDepth) // Motion of the closest surface, so that edges of moving objects follow them.
+            {
+                minDepth = depth;
+                const float4 motion = frame.motion.load(x, y);
+                estimate.motion = float2(motion.x(), motion.y());
+            }
+        }
+    // Weights relative to the nearest sample's, so that the mean survives when all are tiny.
+    const float k = 1.f / (2.f * kSampleSigma * kSampleSigma);
+    float relativeWeight = 0.f;
+    for (int i = 0; i < count; ++i)
+    {
+        const float wi = std::exp(-(dist2[i] - minDist2) * k);
+        estimate.color += colors[i] * wi;
+        relativeWeight += wi;
+    }
+    estimate.color *= 1.f / relativeWeight;
+    estimate.weight = relativeWeight * std::exp(-minDist2 * k);
+    return estimate;
+}
+} // namespace
+
+void DLSSPass::resolve(const Frame& frame, uint2 outputDims)
+{
+    const bool hasHistory = mHistoryDims == outputDims;
+    const uint32_t width = outputDims.x();
+    mNextHistory.resize(size_t(width) * outputDims.y());
+    const float2 outDims(outputDims), inDims(mInputSize);
+    const float2 toOutput = outDims / inDims;
+    const ImageView history{mHistory.data(), width, outputDims.y()};
+    parallelForRows(outputDims.y(), [&](uint32_t y) {
+        for (uint32_t x = 0; x < width; ++x)
+        {
+            const float2 uv = (float2(float(x), float(y)) + 0.5f) / outDims;
+            const float2 posIn = uv * inDims;
+            const float2 cell = posIn - frame.jitter;
+            const int2 base(int(std::floor(cell.x())), int(std::floor(cell.y())));
+            const CurrentEstimate current = gatherSamples(frame, posIn, base, toOutput);
+
+            float3 past(0.f);
+            float pastWeight = 0.f;
+            const float2 prevUV = uv + current.motion;
+            if (hasHistory && inUnitSquare(prevUV))
+            {
+                const int insideX = std::clamp(base.x(), 0, int(mInputSize.x()) - 1), insideY = std::clamp(base.y(), 0, int(mInputSize.y()) - 1);
+                const ColorBox box = neighbourhoodBox<true>(frame.color, insideX, insideY, kColorBoxSigma);
+                past = box.clamp(sampleCatmullRom(history, prevUV * outDims));
+                pastWeight = history.loadClamped(int(prevUV.x() * outDims.x()), int(prevUV.y() * outDims.y())).w();
+            }
+            const float total = pastWeight + current.weight;
+            const float3 color = total > 0.f ? (past * pastWeight + current.color * current.weight) * (1.f / total) : current.color;
+            mNextHistory[size_t(y) * width + x] = float4(color.x(), color.y(), color.z(), std::min(total, kMaxHistoryWeight));
+        }
+    });
+    mHistory.swap(mNextHistory);
+    mHistoryDims = outputDims;
+}
+
+void DLSSPass::storeOutput(Texture& output)
+{
+    const uint32_t width = mHistoryDims.x(), height = mHistoryDims.y();
+    const ImageView image{mHistory.data(), width, height};
+    const float sharpness = mSharpness, exposureScale = std::exp2(mExposure);
+    const bool isHDR = mIsHDR;
+    mOutputRows.resize(size_t(width) * height);
+    parallelForRows(height, [&](uint32_t y) {
+        float4* row = mOutputRows.data() + size_t(y) * width;
+        for (uint32_t x = 0; x < width; ++x)
+        {
+            float3 c = image.load(int(x), int(y)).xyz();
+            if (sharpness != 0.f)
+            {
+                // Unsharp mask against the 4 neighbours; sharpening stays within their range (no halos),
+                // -1 gives their mean.
+                const int ix = int(x), iy = int(y);
+                const float3 taps[4] = {image.loadClamped(ix - 1, iy).xyz(), image.loadClamped(ix + 1, iy).xyz(),
+                                        image.loadClamped(ix, iy - 1).xyz(), image.loadClamped(ix, iy + 1).xyz()};
+                ColorBox range{c, c};
+                float3 mean(0.f);
+                for (const float3& t : taps)
+                {
+                    mean += t * 0.25f;
+                    range.min = min(range.min, t);
+                    range.max = max(range.max, t);
+                }
+                c = range.clamp(c + (c - mean) * sharpness);
+            }
+            const float3 rgb = fromAccumulationSpace(yCgCoToRgb(c), isHDR, exposureScale);
+            row[x] = float4(rgb.x(), rgb.y(), rgb.z(), 1.f);
+        }
+        output.storeRow(y, row);
+    });
+}
+
+extern "C" FALCOR_PLUGIN_EXPORT void registerPlugin(PluginRegistry& registry)
+{
+    registry.registerRenderPass<DLSSPass>();
+}
