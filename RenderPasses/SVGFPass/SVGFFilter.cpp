@@ -1,4 +1,5 @@
 #include "SVGFFilter.h"
+#include "SVGFLanes.h"
 #include "Core/ThreadPool.h"
 #include "Utils/Color/ColorHelpers.h"
 #include "Utils/Math/MathHelpers.h"
@@ -6,6 +7,7 @@
 #include <cmath>
 
 using namespace falcor;
+using namespace svgf::lanes;
 
 namespace svgf
 {
@@ -13,20 +15,7 @@ namespace
 {
 constexpr float kMaxHistoryLength = 32.f;
 
-// GPU semantics where they differ from the C++ library's: saturate, min and max drop NaN (a miss
-// pixel's zero normal packs to NaN; std::fmax/fmin do the same), float-to-int conversion
-// truncates and maps NaN to 0.
-float gpuSaturate(float v)
-{
-    return v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
-}
-
-/// max(v, 0) with a NaN giving 0, as a GPU's max does.
-float gpuMax0(float v)
-{
-    return v > 0.f ? v : 0.f;
-}
-
+/// Float-to-int conversion as on a GPU: truncation, NaN to 0.
 int gpuToInt(float v)
 {
     return v == v ? int(std::clamp(v, -1e9f, 1e9f)) : 0;
@@ -53,41 +42,6 @@ void unpackSurfaces(const Image<float4>& packed, Image<Surface>& surfaces)
         for (uint32_t x = 0; x < packed.width; ++x)
             surfaces.at(x, y) = unpackSurface(packed.at(x, y));
     });
-}
-
-/// pow(cosine, exponent) for the normal weight. Exponents are usually whole (Falcor's default is
-/// 128): those go by repeated squaring, a few multiplications instead of a pow call, the largest
-/// single cost of the filter (a relative difference of at most exponent * 2^-24 from powf).
-class NormalPower
-{
-public:
-    explicit NormalPower(float exponent)
-        : mExponent(exponent), mWhole(exponent >= 0.f && exponent <= 65536.f && exponent == std::floor(exponent)) {}
-
-    [[gnu::always_inline]] float operator()(float cosine) const
-    {
-        if (!mWhole)
-            return std::pow(cosine, mExponent);
-        float result = 1.f, base = cosine;
-        for (uint32_t e = uint32_t(mExponent); e != 0; e >>= 1, base *= base)
-            if (e & 1u)
-                result *= base;
-        return result;
-    }
-
-private:
-    float mExponent;
-    bool mWhole;
-};
-
-/// Falcor's computeWeight: the edge-stopping weight of a neighbour by depth, normal and luminance.
-[[gnu::always_inline]] inline float edgeStoppingWeight(float zCenter, float zP, float phiDepth, const float3& nCenter, const float3& nP, const NormalPower& phiNormal,
-                         float lumCenter, float lumP, float phiLum)
-{
-    const float weightNormal = phiNormal(gpuSaturate(dot(nCenter, nP)));
-    const float weightZ = phiDepth == 0.f ? 0.f : std::abs(zCenter - zP) / phiDepth;
-    const float weightLum = std::abs(lumCenter - lumP) / phiLum;
-    return std::exp(0.f - gpuMax0(weightLum) - gpuMax0(weightZ)) * weightNormal;
 }
 
 /// Rows of an image computed in parallel: out.at(x, y) = shade(x, y).
@@ -289,7 +243,7 @@ void filterMoments(const Workspace& work, const Image<Surface>& surfaces, const 
                     continue;
                 const float3 illumination = work.illumination.at(px, py).xyz();
                 const Surface& sp = surfaces.at(px, py);
-                const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), sc.normal, sp.normal,
+                const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), dot(sc.normal, sp.normal),
                                                    phiNormal, lumCenter, luminance(illumination), s.phiColor);
                 sumWeights += w;
                 sumIllumination += illumination * w;
@@ -314,39 +268,117 @@ float blurredVariance(const Image<float4>& illumination, int x, int y)
     return sum;
 }
 
-/// Stage 4 (SVGFAtrous): one a-trous iteration, a 5x5 B3-spline kernel with holes of `step` pixels
-/// and edge-stopping weights; the variance (alpha) is filtered with the squared weights.
-void atrousStep(const Image<float4>& in, const Image<Surface>& surfaces, const Settings& s, int step, Image<float4>& out)
+/// An a-trous step's input split into planes (and its luminance), for loops over rows.
+void splitIllumination(const Image<float4>& in, Workspace& work)
 {
+    for (Image<float>* img : {&work.red, &work.green, &work.blue, &work.variance, &work.luminance})
+        img->resize(in.width, in.height);
+    parallelForRows(in.height, [&](uint32_t y) {
+        for (uint32_t x = 0; x < in.width; ++x)
+        {
+            const float4& c = in.at(x, y);
+            work.red.at(x, y) = c.x(), work.green.at(x, y) = c.y(), work.blue.at(x, y) = c.z(), work.variance.at(x, y) = c.w();
+            work.luminance.at(x, y) = luminance(c.xyz());
+        }
+    });
+}
+
+/// One a-trous tap over a row: the center pixels' rows (C), the row of their neighbours at the
+/// tap's offset (P: element x is pixel x's neighbour) and the row's running sums.
+struct TapRows
+{
+    const float *zC, *lumC, *nxC, *nyC, *nzC, *phiDepth, *phiLum;
+    const float *zP, *lumP, *nxP, *nyP, *nzP, *redP, *greenP, *blueP, *varianceP;
+    float *sumW, *sumR, *sumG, *sumB, *sumV;
+    float distance, kernelX, kernelY;
+};
+
+/// Adds the tap's contribution to pixels [x, x + width of V).
+template<typename V>
+[[gnu::always_inline]] inline void accumulateTap(const TapRows& r, int x, const NormalPower& phiNormal)
+{
+    const V cosine = load<V>(r.nxC + x) * load<V>(r.nxP + x) + load<V>(r.nyC + x) * load<V>(r.nyP + x) + load<V>(r.nzC + x) * load<V>(r.nzP + x);
+    const V edge = edgeStoppingWeight(load<V>(r.zC + x), load<V>(r.zP + x), load<V>(r.phiDepth + x) * r.distance, cosine, phiNormal,
+                                      load<V>(r.lumC + x), load<V>(r.lumP + x), load<V>(r.phiLum + x));
+    const V weight = edge * r.kernelX * r.kernelY;
+    store(r.sumW + x, load<V>(r.sumW + x) + weight);
+    store(r.sumR + x, load<V>(r.sumR + x) + weight * load<V>(r.redP + x));
+    store(r.sumG + x, load<V>(r.sumG + x) + weight * load<V>(r.greenP + x));
+    store(r.sumB + x, load<V>(r.sumB + x) + weight * load<V>(r.blueP + x));
+    store(r.sumV + x, load<V>(r.sumV + x) + weight * weight * load<V>(r.varianceP + x));
+}
+
+/// Stage 4 (SVGFAtrous): one a-trous iteration, a 5x5 B3-spline kernel with holes of `step` pixels
+/// and edge-stopping weights; the variance (alpha) is filtered with the squared weights. A row at a
+/// time, tap after tap (in Falcor's order, so each pixel's sums add up as in the shader), each tap
+/// over the pixels whose neighbour is inside the image, four pixels at a time.
+void atrousStep(const Image<float4>& in, Workspace& work, const Settings& s, int step, Image<float4>& out)
+{
+    const int width = int(in.width), height = int(in.height);
+    splitIllumination(in, work);
     const float kernelWeights[3] = {1.f, 2.f / 3.f, 1.f / 6.f};
     const NormalPower phiNormal(s.phiNormal);
-    fill(out, [&](uint32_t x, uint32_t y) {
-        const float4 center = in.at(x, y);
-        const float lumCenter = luminance(center.xyz());
-        const float variance = blurredVariance(in, int(x), int(y));
-        const Surface& sc = surfaces.at(x, y);
-        if (sc.z < 0.f)
-            return center;
-        const float phiLum = s.phiColor * std::sqrt(std::max(0.f, 1e-10f + variance));
-        const float phiDepth = std::fmax(sc.zSlope, 1e-8f) * float(step);
-        // The center counts with weight 1, whatever its edge-stopping weight would be.
-        float sumWeights = 1.f;
-        float4 sum = center;
+    const Workspace& w = work;
+    parallelForRows(in.height, [&](uint32_t y) {
+        std::vector<float> rowBuffers(size_t(width) * 7);
+        float *sumW = rowBuffers.data(), *sumR = sumW + width, *sumG = sumR + width, *sumB = sumG + width, *sumV = sumB + width;
+        float *phiLum = sumV + width, *phiDepth = phiLum + width;
+        for (int x = 0; x < width; ++x)
+        {
+            const float4 center = in.at(x, y);
+            sumW[x] = 1.f; // The center counts with weight 1, whatever its edge-stopping weight would be.
+            sumR[x] = center.x(), sumG[x] = center.y(), sumB[x] = center.z(), sumV[x] = center.w();
+            phiLum[x] = s.phiColor * std::sqrt(std::max(0.f, 1e-10f + blurredVariance(in, x, int(y))));
+            phiDepth[x] = std::fmax(w.surfaces.at(x, y).zSlope, 1e-8f) * float(step);
+        }
+        TapRows rows{&w.depth.at(0, y), &w.luminance.at(0, y), &w.normalX.at(0, y), &w.normalY.at(0, y), &w.normalZ.at(0, y), phiDepth, phiLum};
+        rows.sumW = sumW, rows.sumR = sumR, rows.sumG = sumG, rows.sumB = sumB, rows.sumV = sumV;
         for (int yy = -2; yy <= 2; ++yy)
+        {
+            const int py = int(y) + yy * step;
+            if (py < 0 || py >= height)
+                continue;
             for (int xx = -2; xx <= 2; ++xx)
             {
-                const int px = int(x) + xx * step, py = int(y) + yy * step;
-                if (!in.inside(px, py) || (xx == 0 && yy == 0))
+                const int offset = xx * step, begin = std::max(0, -offset), end = std::min(width, width - offset);
+                if ((xx == 0 && yy == 0) || begin >= end)
                     continue;
-                const float4 p = in.at(px, py);
-                const Surface& sp = surfaces.at(px, py);
-                const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), sc.normal, sp.normal,
-                                                   phiNormal, lumCenter, luminance(p.xyz()), phiLum) *
-                                kernelWeights[std::abs(xx)] * kernelWeights[std::abs(yy)];
-                sumWeights += w;
-                sum += float4(w, w, w, w * w) * p;
+                rows.zP = &w.depth.at(0, py) + offset, rows.lumP = &w.luminance.at(0, py) + offset;
+                rows.nxP = &w.normalX.at(0, py) + offset, rows.nyP = &w.normalY.at(0, py) + offset, rows.nzP = &w.normalZ.at(0, py) + offset;
+                rows.redP = &w.red.at(0, py) + offset, rows.greenP = &w.green.at(0, py) + offset;
+                rows.blueP = &w.blue.at(0, py) + offset, rows.varianceP = &w.variance.at(0, py) + offset;
+                rows.distance = std::sqrt(float(xx * xx + yy * yy));
+                rows.kernelX = kernelWeights[std::abs(xx)], rows.kernelY = kernelWeights[std::abs(yy)];
+                int x = begin;
+                for (; x + kWidth <= end; x += kWidth)
+                    accumulateTap<Lanes>(rows, x, phiNormal);
+                for (; x < end; ++x)
+                    accumulateTap<float>(rows, x, phiNormal);
             }
-        return sum / float4(sumWeights, sumWeights, sumWeights, sumWeights * sumWeights);
+        }
+        for (int x = 0; x < width; ++x)
+        {
+            // No surface (environment): left unfiltered.
+            out.at(x, y) = rows.zC[x] < 0.f ? in.at(x, y) : float4(sumR[x] / sumW[x], sumG[x] / sumW[x], sumB[x] / sumW[x], sumV[x] / (sumW[x] * sumW[x]));
+        }
+    });
+}
+
+/// The surfaces' depth and normal components in separate images, for the a-trous loops.
+void splitSurfaces(Workspace& work)
+{
+    const uint32_t width = work.surfaces.width, height = work.surfaces.height;
+    for (Image<float>* img : {&work.depth, &work.normalX, &work.normalY, &work.normalZ})
+        img->resize(width, height);
+    parallelForRows(height, [&](uint32_t y) {
+        for (uint32_t x = 0; x < width; ++x)
+        {
+            const Surface& surface = work.surfaces.at(x, y);
+            work.depth.at(x, y) = surface.z;
+            work.normalX.at(x, y) = surface.normal.x();
+            work.normalY.at(x, y) = surface.normal.y();
+            work.normalZ.at(x, y) = surface.normal.z();
+        }
     });
 }
 } // namespace
@@ -368,12 +400,13 @@ void denoise(const FrameInputs& in, const Settings& s, History& history, Workspa
     work.length.resize(width, height);
     packLinearZAndNormal(in, work.linearZAndNormal);
     unpackSurfaces(work.linearZAndNormal, work.surfaces);
+    splitSurfaces(work);
     reproject(in, history, s, work);
 
     filterMoments(work, work.surfaces, s, work.current);
     for (int i = 0; i < s.iterations; ++i)
     {
-        atrousStep(work.current, work.surfaces, s, 1 << i, work.next);
+        atrousStep(work.current, work, s, 1 << i, work.next);
         if (i == std::min(s.feedbackTap, s.iterations - 1))
             history.lighting.texels = work.next.texels;
         std::swap(work.current, work.next);
