@@ -3,6 +3,7 @@
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
+#include <algorithm>
 #include <vector>
 
 using namespace falcor;
@@ -20,14 +21,16 @@ const std::string kBlend = "blend";
 const std::string kModel = "model";
 const std::string kDenoiseAlpha = "denoiseAlpha";
 
-/// Decodes row `y` of `tex` into `row` and hands each texel to `store`.
-template<typename Store>
-void forEachTexel(const Texture& tex, uint32_t y, std::vector<float4>& row, Store store)
+/// Row `y` of `tex` as float4 into `row` (the color's width); texels outside `tex` read as 0,
+/// like an out-of-range GPU load (guides smaller than the color).
+void loadRowZeroPadded(const Texture& tex, uint32_t y, std::vector<float4>& row, std::vector<float4>& scratch)
 {
-    row.resize(tex.getWidth());
-    tex.loadRow(y, row.data());
-    for (uint32_t x = 0; x < tex.getWidth(); ++x)
-        store(x, row[x]);
+    std::fill(row.begin(), row.end(), float4(0.f));
+    if (y >= tex.getHeight())
+        return;
+    scratch.resize(tex.getWidth());
+    tex.loadRow(y, scratch.data());
+    std::copy_n(scratch.begin(), std::min(scratch.size(), row.size()), row.begin());
 }
 } // namespace
 
@@ -115,31 +118,35 @@ void OptixDenoiser::denoise(const RenderData& renderData)
     mFilter.configure(color.getDims(), mHasAlbedo, useNormal, mModel != OptixDenoiserModel::LDR);
 
     std::vector<float> alpha(size_t(color.getWidth()) * color.getHeight());
-    loadInputs(renderData, alpha);
+    loadInputs(renderData, mHasAlbedo, useNormal, alpha);
     mFilter.execute();
     if (mDenoiseAlpha)
         denoiseAlphaPlane(alpha);
     storeOutput(color, *renderData[kOutput], alpha);
 }
 
-void OptixDenoiser::loadInputs(const RenderData& renderData, std::vector<float>& alpha)
+void OptixDenoiser::loadInputs(const RenderData& renderData, bool useAlbedo, bool useNormal, std::vector<float>& alpha)
 {
     const Texture& color = *renderData[kColorInput];
-    const Texture* albedo = mFilter.albedo() ? renderData[kAlbedoInput] : nullptr;
-    const Texture* normal = mFilter.normal() ? renderData[kNormalInput] : nullptr;
     const uint32_t width = color.getWidth();
     parallelForRows(color.getHeight(), [&](uint32_t y) {
-        std::vector<float4> row;
+        std::vector<float4> row(width), scratch;
         const size_t base = size_t(y) * width;
-        forEachTexel(color, y, row, [&](uint32_t x, const float4& c) {
-            mFilter.color()[base + x] = c.xyz();
-            alpha[base + x] = c.w();
-        });
-        // Guides smaller than the color read as 0 outside, like an out-of-range GPU load.
-        if (albedo && y < albedo->getHeight())
-            forEachTexel(*albedo, y, row, [&](uint32_t x, const float4& a) { if (x < width) mFilter.albedo()[base + x] = a.xyz(); });
-        if (normal && y < normal->getHeight())
-            forEachTexel(*normal, y, row, [&](uint32_t x, const float4& n) { if (x < width) mFilter.normal()[base + x] = n.xyz(); });
+        color.loadRow(y, row.data());
+        for (uint32_t x = 0; x < width; ++x)
+        {
+            mFilter.color()[base + x] = row[x].xyz();
+            alpha[base + x] = row[x].w();
+        }
+        auto loadGuide = [&](const std::string& name, float3* plane) {
+            loadRowZeroPadded(*renderData[name], y, row, scratch);
+            for (uint32_t x = 0; x < width; ++x)
+                plane[base + x] = row[x].xyz();
+        };
+        if (useAlbedo)
+            loadGuide(kAlbedoInput, mFilter.albedo());
+        if (useNormal)
+            loadGuide(kNormalInput, mFilter.normal());
     });
 }
 

@@ -50,7 +50,7 @@ public:
 
 private:
     void denoise(const falcor::RenderData& renderData);
-    void loadInputs(const falcor::RenderData& renderData, std::vector<float>& alpha);
+    void loadInputs(const falcor::RenderData& renderData, bool useAlbedo, bool useNormal, std::vector<float>& alpha);
     void storeOutput(const falcor::Texture& color, falcor::Texture& output, const std::vector<float>& alpha);
     void denoiseAlphaPlane(std::vector<float>& alpha);
 
