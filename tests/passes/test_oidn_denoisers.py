@@ -256,9 +256,9 @@ def test_without_a_scene_optix_denoiser_copies_and_nrd_clears():
     assert not g.get_output("P.filteredSpecularRadianceHitDist").to_numpy().any()
 
 
-def test_path_tracer_nrd_script_graph_runs_up_to_dlss():
-    """Falcor's scripts/PathTracerNRD.py with its five NRD passes, built through the same calls;
-    only its DLSSPass (not offered yet) is left out: ModulateIllumination feeds the tone mapper."""
+def test_path_tracer_nrd_script_graph_runs():
+    """Falcor's scripts/PathTracerNRD.py (its five NRD passes, ModulateIllumination, DLSSPass and the
+    reference branch), built through the same calls."""
     g = falcor.RenderGraph("PathTracerNRD")
     passes = {
         "GBufferRT": ("GBufferRT", {"samplePattern": "Halton", "sampleCount": 32, "useAlphaTest": True}),
@@ -272,7 +272,11 @@ def test_path_tracer_nrd_script_graph_runs_up_to_dlss():
         "NRDReflectionMotionVectors": ("NRD", {"method": "SpecularReflectionMv", "worldSpaceMotion": False}),
         "NRDTransmissionMotionVectors": ("NRD", {"method": "SpecularDeltaMv", "worldSpaceMotion": False}),
         "ModulateIllumination": ("ModulateIllumination", {"useResidualRadiance": False}),
+        "DLSS": ("DLSSPass", {"enabled": True, "profile": "Balanced", "motionVectorScale": "Relative", "isHDR": True,
+                              "sharpness": 0.0, "exposure": 0.0}),
         "ToneMapperNRD": ("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}),
+        "AccumulatePass": ("AccumulatePass", {"enabled": True, "precisionMode": "Single"}),
+        "ToneMapperReference": ("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}),
     }
     for name, (pass_type, props) in passes.items():
         g.addPass(falcor.createPass(pass_type, props), name)
@@ -310,13 +314,17 @@ def test_path_tracer_nrd_script_graph_runs_up_to_dlss():
                        ("NRDDeltaTransmission.filteredDiffuseRadianceHitDist", "deltaTransmissionRadiance"),
                        ("PathTracer.nrdResidualRadianceHitDist", "residualRadiance")]:
         g.addEdge(src, f"ModulateIllumination.{field}")
-    g.addEdge("ModulateIllumination.output", "ToneMapperNRD.src")
-    g.markOutput("ToneMapperNRD.dst")
-    g.markOutput("ModulateIllumination.output")
+    for src, dst in [("PathTracer.color", "AccumulatePass.input"), ("AccumulatePass.output", "ToneMapperReference.src"),
+                     ("GBufferRT.mvec", "DLSS.mvec"), ("GBufferRT.linearZ", "DLSS.depth"), ("ModulateIllumination.output", "DLSS.color"),
+                     ("DLSS.output", "ToneMapperNRD.src")]:
+        g.addEdge(src, dst)
+    for o in ("ToneMapperNRD.dst", "ToneMapperReference.dst", "ModulateIllumination.output"):
+        g.markOutput(o)
     m = falcor.Renderer(SIZE, SIZE)
     m.addGraph(g)
     m.loadScene(CORNELL)
     m.renderFrame()
+    assert all(np.isfinite(g.getOutput(o).to_numpy().astype(float)).all() for o in ("ToneMapperNRD.dst", "ToneMapperReference.dst"))
     image = g.getOutput("ModulateIllumination.output").to_numpy()[..., :3]
     reference = falcor.render(CORNELL, spp=256, width=SIZE, height=SIZE, max_bounces=10)
     assert np.isfinite(image).all()
