@@ -1,9 +1,11 @@
 #include "GBufferBase.h"
 #include "Core/Logger.h"
+#include "Scene/MaterialHeader.h"
 #include "Utils/SampleGenerators/DxSamplePattern.h"
 #include "Utils/SampleGenerators/HaltonSamplePattern.h"
 #include "Utils/SampleGenerators/StratifiedSamplePattern.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
+#include <cmath>
 #include <cstring>
 
 namespace falcor
@@ -43,6 +45,38 @@ bool isRawChannel(const Texture& texture)
     return getFormatType(texture.getFormat()) == FormatType::Uint || getFormatType(texture.getFormat()) == FormatType::Sint;
 }
 } // namespace
+
+const ChannelDesc kGBufferChannels[gbuffer::kChannelCount] = {
+    {"posW", "Position in world space", ResourceFormat::RGBA32Float},
+    {"normW", "Shading normal in world space", ResourceFormat::RGBA32Float},
+    {"tangentW", "Shading tangent in world space (xyz) and sign (w)", ResourceFormat::RGBA32Float},
+    {"faceNormalW", "Face normal in world space", ResourceFormat::RGBA32Float},
+    {"texC", "Texture coordinate", ResourceFormat::RG32Float},
+    {"texGrads", "Texture gradients (ddx, ddy)", ResourceFormat::RGBA16Float},
+    {"mvec", "Motion vector", ResourceFormat::RG32Float},
+    {"mtlData", "Material data (ID, header.x, header.y, lobes)", ResourceFormat::RGBA32Uint},
+    {"vbuffer", "Visibility buffer", ResourceFormat::RGBA32Uint},
+    {"depth", "Depth buffer (NDC)", ResourceFormat::R32Float},
+    {"linearZ", "Linear Z and slope", ResourceFormat::RG32Float},
+    {"mvecW", "Motion vector in world space", ResourceFormat::RGBA16Float},
+    {"normWRoughnessMaterialID", "Guide normal in world space, roughness, and material ID", ResourceFormat::RGB10A2Unorm},
+    {"guideNormalW", "Guide normal in world space", ResourceFormat::RGBA32Float},
+    {"diffuseOpacity", "Diffuse reflection albedo and opacity", ResourceFormat::RGBA32Float},
+    {"specRough", "Specular reflectance and roughness", ResourceFormat::RGBA32Float},
+    {"emissive", "Emissive color", ResourceFormat::RGBA32Float},
+    {"viewW", "View direction in world space", ResourceFormat::RGBA32Float},
+    {"time", "Per-pixel execution time", ResourceFormat::R32Uint},
+    {"disocclusion", "Disocclusion mask", ResourceFormat::R32Float},
+    {"mask", "Mask", ResourceFormat::R32Float},
+};
+
+float2 octahedralUnorm(const float3& n)
+{
+    float2 p = float2(n.x(), n.y()) * (1.f / (std::fabs(n.x()) + std::fabs(n.y()) + std::fabs(n.z())));
+    if (n.z() < 0.f)
+        p = float2((1.f - std::fabs(p.y())) * (p.x() >= 0.f ? 1.f : -1.f), (1.f - std::fabs(p.x())) * (p.y() >= 0.f ? 1.f : -1.f));
+    return p * 0.5f + float2(0.5f);
+}
 
 // ---- OutputRow ----------------------------------------------------------------------------------
 
@@ -115,6 +149,8 @@ Properties GBufferBase::getProperties() const
     props.set(kForceCullMode, mForceCullMode);
     props.set(kCullMode, mCullMode);
     addPassProperties(props);
+    if (!hasRayTracingOptions())
+        return props;
     props.set(kUseTraceRayInline, mUseTraceRayInline);
     props.set(kUseDOF, mUseDOF);
     return props;
@@ -231,6 +267,50 @@ float2 GBufferBase::motionVector(uint2 pixel, const float4& prevPosH) const
 float2 GBufferBase::backgroundMotionVector(uint2 pixel, const Ray& ray) const
 {
     return motionVector(pixel, prevClipPosNoJitter(ray.origin + normalize(ray.dir) * kEnvMapDepth));
+}
+
+GBufferBase::Surface GBufferBase::evalSurface(const TriangleHit& hit, const Scene::VertexData& v, const float3& rayDir, const TextureLod& lod) const
+{
+    const Scene& scene = *mpScene;
+    const uint32_t materialID = scene.getInstance(hit.instanceID).materialID;
+    const ShadingData sd = prepareShadingData(v, materialID, scene.getMaterial(materialID), -rayDir);
+    const uint32_t hints = mAdjustShadingNormals ? kHintAdjustShadingNormal : kHintNone;
+    Surface s{materialID, v, sd, createMaterialInstance(sd, lod, hints, scene.getRenderSettings().diffuseAlbedoMultiplier), {}};
+    s.bsdf = s.mi.getProperties();
+    return s;
+}
+
+void GBufferBase::writeSurface(uint2 pixel, const TriangleHit& hit, const Surface& s, OutputRow& out) const
+{
+    using namespace gbuffer;
+    const uint32_t x = pixel.x();
+    const MaterialData& material = mpScene->getMaterial(s.materialID);
+    const ShadingData& sd = s.sd;
+    const float3 prevPosW = mpScene->getPrevPosW(hit);
+    const uint2 header = packMaterialHeader(material);
+    const float4 curPosH = clipPosNoJitter(sd.posW);
+    const float4 prevPosH = prevClipPosNoJitter(prevPosW);
+    const float2 mvec = motionVector(pixel, prevPosH);
+
+    out.set(kPosW, x, toFloat4(sd.posW, 1.f));
+    out.set(kNormW, x, toFloat4(sd.frame.N, 0.f));
+    out.set(kTangentW, x, s.v.tangentW);
+    out.set(kFaceNormalW, x, toFloat4(sd.faceN, 0.f));
+    out.set(kTexC, x, float4(sd.uv.x(), sd.uv.y(), 0.f, 0.f));
+    out.set(kMVec, x, float4(mvec.x(), mvec.y(), 0.f, 0.f));
+    out.set(kMtlData, x, uint4(s.materialID, header.x(), header.y(), s.mi.getLobeTypes()));
+    out.set(kVBuffer, x, mHitInfo.pack(hit));
+    out.set(kDepth, x, float4(curPosH.z() / curPosH.w()));
+    out.set(kMVecW, x, toFloat4(prevPosW - sd.posW, 0.f));
+    // Hair's guide direction is its tangent; the material ID slot holds 0, as in Falcor.
+    const float2 oct = octahedralUnorm(material.type == MaterialType::Hair ? sd.frame.T : s.bsdf.guideNormal);
+    out.set(kNormWRoughnessMaterialID, x, float4(oct.x(), oct.y(), s.bsdf.roughness, 0.f));
+    out.set(kGuideNormalW, x, toFloat4(s.bsdf.guideNormal, 0.f));
+    out.set(kDiffuseOpacity, x, toFloat4(s.bsdf.diffuseReflectionAlbedo, 1.f));
+    out.set(kSpecRough, x, toFloat4(s.bsdf.specularReflectance, s.bsdf.roughness));
+    out.set(kEmissive, x, toFloat4(s.bsdf.emission, 0.f));
+    out.set(kDisocclusion, x, float4(prevPosH.w() - curPosH.w()));
+    out.set(kMask, x, float4(1.f));
 }
 
 std::vector<Texture*> GBufferBase::getOutputs(const RenderData& renderData, std::span<const ChannelDesc> channels)

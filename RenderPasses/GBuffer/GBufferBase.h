@@ -2,6 +2,8 @@
 #include "Core/ThreadPool.h"
 #include "RenderGraph/RenderPass.h"
 #include "RenderGraph/RenderPassStandardFlags.h"
+#include "Rendering/Materials/MaterialInstance.h"
+#include "Scene/ShadingData.h"
 #include "Scene/HitInfo.h"
 #include "Scene/Scene.h"
 #include "Utils/SampleGenerators/CPUSampleGenerator.h"
@@ -49,6 +51,43 @@ struct ChannelDesc
     ResourceFormat format;
 };
 
+namespace gbuffer
+{
+/// Slots of the G-buffer channels: GBufferRT's outputs in order. GBufferRaster fills the slots of
+/// the channels it has (nullptr elsewhere) and appends its own, so both share one writer.
+enum Channel : size_t
+{
+    kPosW,
+    kNormW,
+    kTangentW,
+    kFaceNormalW,
+    kTexC,
+    kTexGrads,
+    kMVec,
+    kMtlData,
+    kVBuffer,
+    kDepth,
+    kLinearZ,
+    kMVecW,
+    kNormWRoughnessMaterialID,
+    kGuideNormalW,
+    kDiffuseOpacity,
+    kSpecRough,
+    kEmissive,
+    kViewW,
+    kTime,
+    kDisocclusion,
+    kMask,
+    kChannelCount,
+};
+} // namespace gbuffer
+
+/// GBufferRT's channels (name, description, format), indexed by gbuffer::Channel.
+extern const ChannelDesc kGBufferChannels[gbuffer::kChannelCount];
+
+/// Unit direction to the [0,1]² octahedral map (Falcor's ndir_to_oct_unorm).
+float2 octahedralUnorm(const float3& n);
+
 /// One row of a pass's outputs, filled pixel by pixel and then stored. Float channels are encoded
 /// into the texture's format by `store`; 32-bit integer channels are written raw at once (their
 /// bits are the data). Absent (unconnected) outputs are skipped.
@@ -62,6 +101,8 @@ public:
             mFloatRows[channel][x] = value;
     }
     void set(size_t channel, uint32_t x, const uint4& value);
+    /// Whether the channel's output is connected.
+    bool has(size_t channel) const { return mOutputs[channel] != nullptr; }
     /// Encodes the float channels into their textures.
     void store();
 
@@ -101,6 +142,8 @@ protected:
 
     /// Options only one derived pass has, placed before useTraceRayInline in getProperties.
     virtual void addPassProperties(Properties& props) const {}
+    /// Whether getProperties lists useTraceRayInline and useDOF (the ray-traced passes' options).
+    virtual bool hasRayTracingOptions() const { return true; }
 
     uint2 getOutputSize(const CompileData& compileData) const;
     /// Start of a frame: graph-dictionary values, the frame size (from the outputs, which must
@@ -127,11 +170,12 @@ protected:
         });
     }
     static void clearOutputs(std::span<Texture* const> outputs);
-    /// Output channels every ray-traced G-buffer writes for each pixel, hit or miss.
+    /// Output channels written for each pixel, hit or miss (kNoChannel: none).
     struct CommonChannels
     {
         size_t viewW, time;
     };
+    static constexpr size_t kNoChannel = ~size_t(0);
     /// One frame of primary rays: with no scene the outputs are cleared (as Falcor does);
     /// otherwise a ray is traced per pixel and `onHit(pixel, ray, hit, row)` or
     /// `onMiss(pixel, ray, row)` writes the pass's channels, then viewW and time are written.
@@ -144,17 +188,40 @@ protected:
         if (!mpScene)
             return clearOutputs(outputs);
         configureDepthOfField(renderData);
+        shadeFrame(
+            outputs, channels, [&](uint2, const Ray& ray) { return tracePrimary(ray); }, onHit, onMiss);
+    }
+    /// The per-pixel half of a frame: `findHit(pixel, ray)` gives the pixel's primary hit, then
+    /// `onHit` or `onMiss` writes the pass's channels, then viewW and time are written.
+    template<typename FindHit, typename OnHit, typename OnMiss>
+    void shadeFrame(std::span<Texture* const> outputs, CommonChannels channels, FindHit&& findHit, OnHit&& onHit, OnMiss&& onMiss)
+    {
         forEachPrimaryRay(outputs, [&](uint2 pixel, OutputRow& row, const Ray& ray) {
-            const TriangleHit hit = tracePrimary(ray);
+            const TriangleHit hit = findHit(pixel, ray);
             if (hit.isValid())
                 onHit(pixel, ray, hit, row);
             else
                 onMiss(pixel, ray, row);
-            row.set(channels.viewW, pixel.x(), toFloat4(-ray.dir, 0.f));
-            row.set(channels.time, pixel.x(), uint4(0u)); // per-pixel timing would break determinism
+            if (channels.viewW != kNoChannel)
+                row.set(channels.viewW, pixel.x(), toFloat4(-ray.dir, 0.f));
+            if (channels.time != kNoChannel)
+                row.set(channels.time, pixel.x(), uint4(0u)); // per-pixel timing would break determinism
         });
         ++mFrameCount;
     }
+    /// A hit's surface seen along `rayDir`: vertex data, shading data, material instance and properties.
+    struct Surface
+    {
+        uint32_t materialID;
+        Scene::VertexData v;
+        ShadingData sd;
+        MaterialInstance mi;
+        BSDFProperties bsdf;
+    };
+    Surface evalSurface(const TriangleHit& hit, const Scene::VertexData& v, const float3& rayDir, const TextureLod& lod) const;
+    /// Writes a hit's G-buffer channels (gbuffer::Channel slots) but linearZ and texGrads, which
+    /// each pass derives its own way.
+    void writeSurface(uint2 pixel, const TriangleHit& hit, const Surface& s, OutputRow& out) const;
     /// Decides whether this frame uses depth of field, seeds its lens samples and tells consumers
     /// how many random dimensions that took.
     void configureDepthOfField(const RenderData& renderData);
