@@ -646,7 +646,7 @@ void RTXDIPass::shade(const Frame& frame, const RenderData& renderData) const
                 UniformSampleGenerator sg = mGenerators[i];
                 const auto [fd, fs] = evalReflectionLobes(mi, s.sd, inc.dir, sg);
                 diffuse = fd * inc.Li * r.W, specular = fs * inc.Li * r.W;
-                hitT = inc.distance;
+                hitT = std::min(inc.distance, kNoHitDistance); // Lights at infinity report the no-hit distance.
             }
             const float NdotV = saturate(dot(props.guideNormal, s.sd.V));
             const float3 specularReflectance = approxSpecularIntegralGGX(props.specularReflectance, props.roughness * props.roughness, NdotV);
