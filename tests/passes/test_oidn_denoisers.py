@@ -256,7 +256,7 @@ def test_without_a_scene_optix_denoiser_copies_and_nrd_clears():
     assert not g.get_output("P.filteredSpecularRadianceHitDist").to_numpy().any()
 
 
-def test_path_tracer_nrd_script_graph_runs():
+def test_path_tracer_nrd_script_graph_runs(reference):
     """Falcor's scripts/PathTracerNRD.py (its five NRD passes, ModulateIllumination, DLSSPass and the
     reference branch), built through the same calls."""
     g = falcor.RenderGraph("PathTracerNRD")
@@ -326,7 +326,6 @@ def test_path_tracer_nrd_script_graph_runs():
     m.renderFrame()
     assert all(np.isfinite(g.getOutput(o).to_numpy().astype(float)).all() for o in ("ToneMapperNRD.dst", "ToneMapperReference.dst"))
     image = g.getOutput("ModulateIllumination.output").to_numpy()[..., :3]
-    reference = falcor.render(CORNELL, spp=256, width=SIZE, height=SIZE, max_bounces=10)
     assert np.isfinite(image).all()
     # Measured: 0.0086 denoised; 0.033 with NRDDiffuseSpecular disabled (the 1-spp frame).
     assert mse(image, reference) < 0.033 / 2.5

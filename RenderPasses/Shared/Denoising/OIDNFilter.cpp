@@ -21,6 +21,7 @@ struct Api
 {
     Handle (*newDevice)(int type);
     void (*setDeviceInt)(Handle device, const char* name, int value);
+    void (*setDeviceBool)(Handle device, const char* name, bool value);
     void (*commitDevice)(Handle device);
     void (*releaseDevice)(Handle device);
     int (*getDeviceError)(Handle device, const char** message);
@@ -81,6 +82,7 @@ const Api& api(const std::string& passType)
     auto a = std::make_unique<Api>();
     bind(library, a->newDevice, "oidnNewDevice", path);
     bind(library, a->setDeviceInt, "oidnSetDeviceInt", path);
+    bind(library, a->setDeviceBool, "oidnSetDeviceBool", path);
     bind(library, a->commitDevice, "oidnCommitDevice", path);
     bind(library, a->releaseDevice, "oidnReleaseDevice", path);
     bind(library, a->getDeviceError, "oidnGetDeviceError", path);
@@ -145,6 +147,8 @@ void RTFilter::recreate(const Settings& settings)
         release();
         mDevice = a.newDevice(kDeviceTypeCPU);
         a.setDeviceInt(mDevice, "numThreads", int(settings.threadCount));
+        // No pinning of OIDN's threads to cores: they share the machine with the engine's pool.
+        a.setDeviceBool(mDevice, "setAffinity", false);
         a.commitDevice(mDevice);
         checkError("create a CPU device");
     }
