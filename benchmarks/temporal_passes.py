@@ -2,8 +2,11 @@
 
 Inputs are synthetic and written once by a Python source pass (benchmarks/common.py), so each
 frame runs only the measured pass; times are `g.pass_times` (inside execute), the median of
-FRAMES frames after one warm-up frame. The view moves by half a pixel per frame (constant motion
-vectors), so TAA's Catmull-Rom taps and SVGF's bilinear reprojection do real work.
+FRAMES frames after warm-up frames: 1 for TAA, 4 for SVGF, whose history is then 4 frames long
+everywhere (its spatial variance estimate for shorter histories then runs on disocclusions only;
+its cost is the "SVGF first frame" line: the first frame after a reset, every pixel new). The
+view moves by half a pixel per frame (constant motion vectors), so TAA's Catmull-Rom taps and
+SVGF's bilinear reprojection do real work.
 - TAA: Falcor's defaults; color in RGBA32Float, output in the graph's default BGRA8UnormSrgb.
 - SVGFPass: Falcor's defaults (4 a-trous iterations, FeedbackTap 1); a plane with a normal bump
   and 1-spp-like noise.
@@ -13,7 +16,9 @@ Usage: PYTHONPATH=build/<dir>/python python benchmarks/temporal_passes.py [--fra
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import time
 
 import numpy as np
 
@@ -60,15 +65,21 @@ def graph(pass_type: str) -> falcor.RenderGraph:
     return g
 
 
-def measure(pass_type: str, threads: int, frames: int) -> list[float]:
+WARMUP = {"TAA": 1, "SVGFPass": 4}
+
+
+def measure(pass_type: str, threads: int, frames: int) -> tuple[float, list[float], list[float]]:
+    """The first frame's time, and the pass times and process CPU times (ms, all threads) of
+    `frames` frames after the warm-up. On a busy machine the CPU time is the steadier figure."""
     falcor.set_thread_count(threads)
     g = graph(pass_type)
-    samples = []
-    for frame in range(frames + 1):
+    times, cpu = [], []
+    for _ in range(WARMUP[pass_type] + frames):
+        start = time.process_time()
         g.execute()
-        if frame > 0:
-            samples.append(dict(g.pass_times)["P"])
-    return samples
+        cpu.append((time.process_time() - start) * 1000)
+        times.append(dict(g.pass_times)["P"])
+    return times[0], times[WARMUP[pass_type]:], cpu[WARMUP[pass_type]:]
 
 
 def main() -> None:
@@ -76,11 +87,13 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=3)
     args = parser.parse_args()
     synthetic_inputs(np.random.default_rng(7))
-    print(f"ms per {WIDTH}x{HEIGHT} frame (g.pass_times, median of {args.frames} after a warm-up frame)")
+    print(f"ms per {WIDTH}x{HEIGHT} frame (g.pass_times, median of {args.frames} after the warm-up frames; "
+          f"CPU = process CPU time, all threads); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     for pass_type in ("TAA", "SVGFPass"):
         for threads in (1, 2):
-            samples = measure(pass_type, threads, args.frames)
-            print(f"{pass_type:9s} threads={threads}: {statistics.median(samples):8.1f} ms  (min {min(samples):.1f}, max {max(samples):.1f})")
+            first, samples, cpu = measure(pass_type, threads, args.frames)
+            print(f"{pass_type:9s} threads={threads}: {statistics.median(samples):8.1f} ms  (min {min(samples):.1f}, max {max(samples):.1f}), "
+                  f"CPU {statistics.median(cpu):.1f} ms" + (f"; first frame {first:.1f} ms" if pass_type == "SVGFPass" else ""))
 
 
 if __name__ == "__main__":
