@@ -136,6 +136,7 @@ bool RTXDIPass::Frame::evalIncident(const LightSample& y, const float3& posW, In
 
 RTXDIPass::RTXDIPass(const Properties& props)
 {
+    logWarningOnce("RTXDIPass: this is a CPU replacement implementing ReSTIR DI itself, not NVIDIA's RTXDI SDK.");
     for (const auto& [key, value] : props)
     {
         if (key == kOptions)
