@@ -97,11 +97,7 @@ NRDPass::NRDPass(const Properties& props) : mDiffuseFilter(kPluginType), mSpecul
             mDisocclusionThreshold = value.as<float>(key);
         else if (key == kMaxIntensity)
             mMaxIntensity = value.as<float>(key);
-        else if (mMethod == Method::RelaxDiffuse ? mSettings.set(NRDSettings::Group::Diffuse, key, value)
-                 : hasSpecularRadiance()          ? mSettings.set(NRDSettings::Group::DiffuseSpecular, key, value)
-                                                  : false)
-            continue;
-        else
+        else if (const auto group = tuningGroup(); !group || !mSettings.set(*group, key, value))
             warnUnknownProperty(key);
     }
     FALCOR_CHECK(mMaxIntensity > 0.f, "'", kMaxIntensity, "' must be positive, got ", mMaxIntensity, ".");
@@ -117,11 +113,18 @@ Properties NRDPass::getProperties() const
     props.set(kWorldSpaceMotion, mWorldSpaceMotion);
     props.set(kDisocclusionThreshold, mDisocclusionThreshold);
     props.set(kMaxIntensity, mMaxIntensity);
-    if (hasSpecularRadiance())
-        mSettings.write(NRDSettings::Group::DiffuseSpecular, props);
-    else if (mMethod == Method::RelaxDiffuse)
-        mSettings.write(NRDSettings::Group::Diffuse, props);
+    if (const auto group = tuningGroup())
+        mSettings.write(*group, props);
     return props;
+}
+
+std::optional<NRDSettings::Group> NRDPass::tuningGroup() const
+{
+    if (mMethod == Method::RelaxDiffuse)
+        return NRDSettings::Group::Diffuse;
+    if (hasSpecularRadiance())
+        return NRDSettings::Group::DiffuseSpecular;
+    return std::nullopt;
 }
 
 RenderPassReflection NRDPass::reflect(const CompileData& compileData)

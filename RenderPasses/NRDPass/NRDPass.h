@@ -3,6 +3,7 @@
 #include "NRDSettings.h"
 #include "RenderGraph/RenderPass.h"
 #include <memory>
+#include <optional>
 
 /// NRD (plugin NRDPass): a CPU replacement of Falcor's pass over NVIDIA's Real-time Denoisers,
 /// with its name, channels, `method` values and properties.
@@ -52,8 +53,9 @@ public:
     void setScene(falcor::RenderContext* pRenderContext, const std::shared_ptr<falcor::Scene>& pScene) override { mpScene = pScene; }
 
 private:
-    bool denoisesRadiance() const { return mMethod <= Method::ReblurDiffuseSpecular; }
     bool hasSpecularRadiance() const { return mMethod == Method::RelaxDiffuseSpecular || mMethod == Method::ReblurDiffuseSpecular; }
+    /// The settings the method read so far takes tuning keys into (none for the motion methods).
+    std::optional<NRDSettings::Group> tuningGroup() const;
     std::vector<std::string> outputNames() const;
     void copyInputs(falcor::RenderContext* pRenderContext, const falcor::RenderData& renderData);
     void denoiseSignal(const falcor::Texture& input, const falcor::Texture& normalRoughness, falcor::Texture& output,
