@@ -29,9 +29,14 @@ const std::string kExposure = "exposure";
 /// center, in output pixels: narrow enough that the accumulation converges close to the pixel's
 /// box-filtered mean, wide enough that every output pixel gets weight from its nearest samples.
 constexpr float kSampleSigma = 0.4f;
-/// Cap of the history's accumulated sample weight: the longest memory (in units of a full-weight
-/// sample), so that lighting changes fade in rather than waiting on an ever-growing average.
+/// Cap of a still pixel's accumulated sample weight (in full-weight samples): the longest memory,
+/// so that lighting changes fade in rather than waiting on an ever-growing average.
 constexpr float kMaxHistoryWeight = 16.f;
+/// Cap for a pixel whose surface moved: every move resamples (and so blurs) the history, which a
+/// long memory would compound; measured on a panning camera, 0.5 halved the error of 16.
+constexpr float kMovingHistoryWeight = 0.5f;
+/// Motion (output pixels) below which a pixel counts as still (G-buffers leave rounding residues).
+constexpr float kStillMotion = 0.01f;
 /// Half-width of the history clamp's YCgCo box, in standard deviations of the input neighbourhood.
 constexpr float kColorBoxSigma = 1.f;
 /// The largest tone-mapped channel the inverse tone map accepts (1 would map to infinity).
@@ -246,13 +251,12 @@ CurrentEstimate gatherSamples(const Frame& frame, float2 posIn, int2 base, float
             const int x = base.x() + dx, y = base.y() + dy;
             if (x < 0 || y < 0 || x >= int(frame.color.width) || y >= int(frame.color.height))
                 continue;
-            const float2 sample = float2(float(x), float(y)) + 0.5f + frame.jitter;
-            const float2 d = (posIn - sample) * toOutput;
+            const float2 d = (posIn - (float2(float(x), float(y)) + 0.5f + frame.jitter)) * toOutput;
             dist2[count] = dot(d, d);
-            colors[count++] = frame.color.load(x, y).xyz();
-            minDist2 = std::min(minDist2, dist2[count - 1]);
+            colors[count] = frame.color.load(x, y).xyz();
+            minDist2 = std::min(minDist2, dist2[count++]);
             const float depth = frame.depth.load(x, y).x();
-            if (depth < minDepth) // Motion of the closest surface, so that edges of moving objects follow them.
+            if (depth < minDepth) // Motion of the closest surface, so that the edges of objects in front follow them.
             {
                 minDepth = depth;
                 const float4 motion = frame.motion.load(x, y);
@@ -264,9 +268,9 @@ CurrentEstimate gatherSamples(const Frame& frame, float2 posIn, int2 base, float
     float relativeWeight = 0.f;
     for (int i = 0; i < count; ++i)
     {
-        const float wi = std::exp(-(dist2[i] - minDist2) * k);
-        estimate.color += colors[i] * wi;
-        relativeWeight += wi;
+        const float w = std::exp(-(dist2[i] - minDist2) * k);
+        estimate.color += colors[i] * w;
+        relativeWeight += w;
     }
     estimate.color *= 1.f / relativeWeight;
     estimate.weight = relativeWeight * std::exp(-minDist2 * k);
@@ -296,14 +300,20 @@ void DLSSPass::resolve(const Frame& frame, uint2 outputDims)
             const float2 prevUV = uv + current.motion;
             if (hasHistory && inUnitSquare(prevUV))
             {
-                const int insideX = std::clamp(base.x(), 0, int(mInputSize.x()) - 1), insideY = std::clamp(base.y(), 0, int(mInputSize.y()) - 1);
-                const ColorBox box = neighbourhoodBox<true>(frame.color, insideX, insideY, kColorBoxSigma);
-                past = box.clamp(sampleCatmullRom(history, prevUV * outDims));
+                const int boxX = std::clamp(base.x(), 0, int(mInputSize.x()) - 1), boxY = std::clamp(base.y(), 0, int(mInputSize.y()) - 1);
+                const ColorBox box = neighbourhoodBox<true>(frame.color, boxX, boxY, kColorBoxSigma);
+                // The clamp trusts the neighbourhood as much as this frame has samples near the pixel: a
+                // thin feature that this frame's samples missed stays in the history.
+                const float3 reprojected = sampleCatmullRom(history, prevUV * outDims);
+                past = lerp(reprojected, box.clamp(reprojected), std::min(1.f, current.weight));
                 pastWeight = history.loadClamped(int(prevUV.x() * outDims.x()), int(prevUV.y() * outDims.y())).w();
             }
             const float total = pastWeight + current.weight;
             const float3 color = total > 0.f ? (past * pastWeight + current.color * current.weight) * (1.f / total) : current.color;
-            mNextHistory[size_t(y) * width + x] = float4(color.x(), color.y(), color.z(), std::min(total, kMaxHistoryWeight));
+            const float2 motionPixels = current.motion * outDims;
+            const bool still = dot(motionPixels, motionPixels) <= kStillMotion * kStillMotion;
+            const float weight = std::min(total, still ? kMaxHistoryWeight : kMovingHistoryWeight);
+            mNextHistory[size_t(y) * width + x] = float4(color.x(), color.y(), color.z(), weight);
         }
     });
     mHistory.swap(mNextHistory);

@@ -38,12 +38,14 @@ FALCOR_ENUM_INFO(DLSSMotionVectorScale, {{DLSSMotionVectorScale::Absolute, "Abso
 ///
 /// Per output pixel: the current frame's samples of the 3x3 input pixels around it, placed where
 /// the camera's jitter put them, are weighted by a Gaussian of their distance in output pixels;
-/// the history (previous output, tone-mapped YCgCo) is read with Catmull-Rom along the motion
-/// vector of the closest-depth neighbour, clamped to the YCgCo box of the input neighbourhood
-/// (TAA's clamp), and the two are averaged by weight (the history's capped at kMaxHistoryWeight).
-/// The history restarts on a camera switch, a new scene, a new input or output size, and after
-/// the pass was disabled. Sharpening filters the output, never the history. Every pixel is computed independently: bit-identical for any
-/// number of threads.
+/// the history (previous output, tone-mapped YCgCo, with its accumulated weight) is read with
+/// Catmull-Rom along the motion vector of the closest-depth sample and clamped to the YCgCo box of
+/// the input neighbourhood (TAA's clamp) as strongly as this frame has samples near the pixel;
+/// the two are averaged by weight. The history's weight is capped at 16 samples for still pixels
+/// and 0.5 for moving ones (each move resamples, so blurs, the history). The history restarts on a
+/// camera switch, a new scene, a new input or output size, and after the pass was disabled.
+/// Sharpening filters the output, never the history. Every pixel is computed independently:
+/// bit-identical for any number of threads.
 class DLSSPass : public falcor::RenderPass
 {
     FALCOR_PLUGIN_CLASS(DLSSPass, "DLSSPass", "DL antialiasing/upscaling (CPU replacement: temporal anti-aliasing upscaler).");
