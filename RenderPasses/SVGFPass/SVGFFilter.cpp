@@ -218,57 +218,8 @@ void reproject(const FrameInputs& in, const History& history, const Settings& s,
     });
 }
 
-/// Stage 3 (SVGFFilterMoments): below 4 frames of history, variance from a 7x7 cross-bilateral
-/// estimate of the moments (boosted by 4 / length), which also filters the illumination.
-void filterMoments(const Workspace& work, const Image<Surface>& surfaces, const Settings& s, Image<float4>& out)
-{
-    const NormalPower phiNormal(s.phiNormal);
-    fill(out, [&](uint32_t x, uint32_t y) {
-        const float length = work.length.at(x, y);
-        const float4 center = work.illumination.at(x, y);
-        const Surface& sc = surfaces.at(x, y);
-        if (length >= 4.f || sc.z < 0.f) // Enough history, or no surface (environment).
-            return center;
-        const float lumCenter = luminance(center.xyz());
-        const float phiDepth = std::fmax(sc.zSlope, 1e-8f) * 3.f;
-        float sumWeights = 0.f;
-        float3 sumIllumination(0.f);
-        float2 sumMoments(0.f);
-        const int radius = 3;
-        for (int yy = -radius; yy <= radius; ++yy)
-            for (int xx = -radius; xx <= radius; ++xx)
-            {
-                const int px = int(x) + xx, py = int(y) + yy;
-                if (!work.illumination.inside(px, py))
-                    continue;
-                const float3 illumination = work.illumination.at(px, py).xyz();
-                const Surface& sp = surfaces.at(px, py);
-                const float w = edgeStoppingWeight(sc.z, sp.z, phiDepth * std::sqrt(float(xx * xx + yy * yy)), dot(sc.normal, sp.normal),
-                                                   phiNormal, lumCenter, luminance(illumination), s.phiColor);
-                sumWeights += w;
-                sumIllumination += illumination * w;
-                sumMoments += work.moments.at(px, py) * w;
-            }
-        sumWeights = std::fmax(sumWeights, 1e-6f);
-        sumIllumination /= sumWeights;
-        sumMoments /= sumWeights;
-        const float variance = (sumMoments.y() - sumMoments.x() * sumMoments.x()) * (4.f / length);
-        return float4(sumIllumination.x(), sumIllumination.y(), sumIllumination.z(), variance);
-    });
-}
-
-/// The variance at a pixel blurred by a 3x3 Gaussian (outside texels count as 0).
-float blurredVariance(const Image<float4>& illumination, int x, int y)
-{
-    const float kernel[2][2] = {{1.f / 4.f, 1.f / 8.f}, {1.f / 8.f, 1.f / 16.f}};
-    float sum = 0.f;
-    for (int yy = -1; yy <= 1; ++yy)
-        for (int xx = -1; xx <= 1; ++xx)
-            sum += illumination.load(x + xx, y + yy).w() * kernel[std::abs(xx)][std::abs(yy)];
-    return sum;
-}
-
-/// An a-trous step's input split into planes (and its luminance), for loops over rows.
+/// An image split into planes (`red`, `green`, `blue`, `variance` from .w) with its luminance,
+/// for the loops over rows.
 void splitIllumination(const Image<float4>& in, Workspace& work)
 {
     for (Image<float>* img : {&work.red, &work.green, &work.blue, &work.variance, &work.luminance})
@@ -283,83 +234,189 @@ void splitIllumination(const Image<float4>& in, Workspace& work)
     });
 }
 
-/// One a-trous tap over a row: the center pixels' rows (C), the row of their neighbours at the
-/// tap's offset (P: element x is pixel x's neighbour) and the row's running sums.
-struct TapRows
+/// A bilateral filter's sums over a span of one row, tap after tap. Each tap's neighbours are
+/// read from rows shifted by the tap's offset, so element i of every array belongs to the same
+/// pixel: loops over i run four pixels at a time.
+struct RowFilter
 {
-    const float *zC, *lumC, *nxC, *nyC, *nzC, *phiDepth, *phiLum;
-    const float *zP, *lumP, *nxP, *nyP, *nzP, *redP, *greenP, *blueP, *varianceP;
-    float *sumW, *sumR, *sumG, *sumB, *sumV;
-    float distance, kernelX, kernelY;
+    static constexpr int kMaxChannels = 5;
+    // The span's own pixels (element 0 = the span's first pixel).
+    const float *zC, *lumC, *nxC, *nyC, *nzC;
+    const float *phiDepth, *phiLum; ///< Per pixel, before the tap's distance factor.
+    // The neighbours at the current tap.
+    const float *zP, *lumP, *nxP, *nyP, *nzP;
+    const float* channelP[kMaxChannels];
+    int channels;
+    bool lastChannelSquaredWeight; ///< A-trous filters the variance (last channel) with squared weights.
+    float distance, kernel;        ///< |tap offset| in taps; the tap's kernel weight.
+    // Running sums.
+    float* sumWeights;
+    float* sums[kMaxChannels];
+
+    template<typename V>
+    [[gnu::always_inline]] void accumulate(int i, const NormalPower& phiNormal) const
+    {
+        const V cosine = load<V>(nxC + i) * load<V>(nxP + i) + load<V>(nyC + i) * load<V>(nyP + i) + load<V>(nzC + i) * load<V>(nzP + i);
+        const V edge = edgeStoppingWeight(load<V>(zC + i), load<V>(zP + i), load<V>(phiDepth + i) * distance, cosine, phiNormal,
+                                          load<V>(lumC + i), load<V>(lumP + i), load<V>(phiLum + i));
+        const V weight = edge * kernel;
+        store(sumWeights + i, load<V>(sumWeights + i) + weight);
+        for (int c = 0; c < channels; ++c)
+        {
+            const V w = lastChannelSquaredWeight && c == channels - 1 ? weight * weight : weight;
+            store(sums[c] + i, load<V>(sums[c] + i) + w * load<V>(channelP[c] + i));
+        }
+    }
+
+    /// Adds the tap at pixel offset (dx, dy) for the span [begin, end) of row y.
+    void addTap(const Workspace& w, const std::vector<const Image<float>*>& channelImages, int begin, int end, int y, int dx, int dy,
+                const NormalPower& phiNormal)
+    {
+        const int py = y + dy;
+        if (py < 0 || py >= int(w.depth.height))
+            return;
+        // Pixels of the span whose neighbour is inside the image, as indices into the span.
+        const int first = std::max(begin, -dx) - begin, last = std::min(end, int(w.depth.width) - dx) - begin;
+        const int shift = begin + dx; // Element i of a shifted row is pixel begin + i + dx.
+        zP = &w.depth.at(0, py) + shift, lumP = &w.luminance.at(0, py) + shift;
+        nxP = &w.normalX.at(0, py) + shift, nyP = &w.normalY.at(0, py) + shift, nzP = &w.normalZ.at(0, py) + shift;
+        for (int c = 0; c < channels; ++c)
+            channelP[c] = &channelImages[c]->at(0, py) + shift;
+        int i = first;
+        for (; i + kWidth <= last; i += kWidth)
+            accumulate<Lanes>(i, phiNormal);
+        for (; i < last; ++i)
+            accumulate<float>(i, phiNormal);
+    }
 };
 
-/// Adds the tap's contribution to pixels [x, x + width of V).
-template<typename V>
-[[gnu::always_inline]] inline void accumulateTap(const TapRows& r, int x, const NormalPower& phiNormal)
+/// Per-row scratch: sums and per-pixel scales for a RowFilter over `n` pixels.
+struct RowBuffers
 {
-    const V cosine = load<V>(r.nxC + x) * load<V>(r.nxP + x) + load<V>(r.nyC + x) * load<V>(r.nyP + x) + load<V>(r.nzC + x) * load<V>(r.nzP + x);
-    const V edge = edgeStoppingWeight(load<V>(r.zC + x), load<V>(r.zP + x), load<V>(r.phiDepth + x) * r.distance, cosine, phiNormal,
-                                      load<V>(r.lumC + x), load<V>(r.lumP + x), load<V>(r.phiLum + x));
-    const V weight = edge * r.kernelX * r.kernelY;
-    store(r.sumW + x, load<V>(r.sumW + x) + weight);
-    store(r.sumR + x, load<V>(r.sumR + x) + weight * load<V>(r.redP + x));
-    store(r.sumG + x, load<V>(r.sumG + x) + weight * load<V>(r.greenP + x));
-    store(r.sumB + x, load<V>(r.sumB + x) + weight * load<V>(r.blueP + x));
-    store(r.sumV + x, load<V>(r.sumV + x) + weight * weight * load<V>(r.varianceP + x));
+    std::vector<float> data;
+    float *sumWeights, *phiDepth, *phiLum;
+    float* sums[RowFilter::kMaxChannels];
+
+    explicit RowBuffers(int n) : data(size_t(n) * (3 + RowFilter::kMaxChannels))
+    {
+        float* p = data.data();
+        sumWeights = p, phiDepth = p + n, phiLum = p + 2 * n;
+        for (int c = 0; c < RowFilter::kMaxChannels; ++c)
+            sums[c] = p + (3 + c) * n;
+    }
+
+    /// A RowFilter for the pixels [begin, begin + n) of row y, its sums here.
+    RowFilter filter(const Workspace& w, int begin, int y, int channels, bool lastChannelSquaredWeight)
+    {
+        RowFilter f{&w.depth.at(begin, y), &w.luminance.at(begin, y), &w.normalX.at(begin, y), &w.normalY.at(begin, y), &w.normalZ.at(begin, y),
+                    phiDepth, phiLum};
+        f.channels = channels, f.lastChannelSquaredWeight = lastChannelSquaredWeight, f.sumWeights = sumWeights;
+        std::copy(sums, sums + channels, f.sums);
+        return f;
+    }
+};
+
+/// Stage 3 (SVGFFilterMoments): below 4 frames of history, variance from a 7x7 cross-bilateral
+/// estimate of the moments (boosted by 4 / length), which also filters the illumination. Rows are
+/// filtered over the span from their first to their last pixel that needs it.
+void filterMoments(Workspace& work, const Settings& s, Image<float4>& out)
+{
+    splitIllumination(work.illumination, work);
+    for (Image<float>* img : {&work.firstMoment, &work.secondMoment})
+        img->resize(work.moments.width, work.moments.height);
+    fill(work.firstMoment, [&](uint32_t x, uint32_t y) { return work.moments.at(x, y).x(); });
+    fill(work.secondMoment, [&](uint32_t x, uint32_t y) { return work.moments.at(x, y).y(); });
+    const std::vector<const Image<float>*> channels = {&work.red, &work.green, &work.blue, &work.firstMoment, &work.secondMoment};
+    const NormalPower phiNormal(s.phiNormal);
+    const Workspace& w = work;
+    parallelForRows(out.height, [&](uint32_t y) {
+        auto needsSpatial = [&](int x) { return w.length.at(x, y) < 4.f && !(w.depth.at(x, y) < 0.f); }; // Short history, a surface.
+        int begin = int(out.width), end = 0;
+        for (int x = 0; x < int(out.width); ++x)
+        {
+            out.at(x, y) = w.illumination.at(x, y);
+            if (needsSpatial(x))
+                begin = std::min(begin, x), end = x + 1;
+        }
+        if (begin >= end)
+            return;
+        RowBuffers buffers(end - begin);
+        RowFilter filter = buffers.filter(w, begin, int(y), 5, false);
+        for (int i = 0; i < end - begin; ++i)
+        {
+            buffers.phiDepth[i] = std::fmax(w.surfaces.at(begin + i, y).zSlope, 1e-8f) * 3.f;
+            buffers.phiLum[i] = s.phiColor;
+        }
+        filter.kernel = 1.f;
+        for (int dy = -3; dy <= 3; ++dy)
+            for (int dx = -3; dx <= 3; ++dx)
+            {
+                filter.distance = std::sqrt(float(dx * dx + dy * dy));
+                filter.addTap(w, channels, begin, end, int(y), dx, dy, phiNormal);
+            }
+        for (int x = begin; x < end; ++x)
+        {
+            if (!needsSpatial(x))
+                continue;
+            const int i = x - begin;
+            const float sumWeights = std::fmax(buffers.sumWeights[i], 1e-6f);
+            const float m1 = buffers.sums[3][i] / sumWeights, m2 = buffers.sums[4][i] / sumWeights;
+            const float variance = (m2 - m1 * m1) * (4.f / w.length.at(x, y));
+            out.at(x, y) = float4(buffers.sums[0][i] / sumWeights, buffers.sums[1][i] / sumWeights, buffers.sums[2][i] / sumWeights, variance);
+        }
+    });
+}
+
+/// The variance at a pixel blurred by a 3x3 Gaussian (outside texels count as 0).
+float blurredVariance(const Image<float4>& illumination, int x, int y)
+{
+    const float kernel[2][2] = {{1.f / 4.f, 1.f / 8.f}, {1.f / 8.f, 1.f / 16.f}};
+    float sum = 0.f;
+    for (int yy = -1; yy <= 1; ++yy)
+        for (int xx = -1; xx <= 1; ++xx)
+            sum += illumination.load(x + xx, y + yy).w() * kernel[std::abs(xx)][std::abs(yy)];
+    return sum;
 }
 
 /// Stage 4 (SVGFAtrous): one a-trous iteration, a 5x5 B3-spline kernel with holes of `step` pixels
-/// and edge-stopping weights; the variance (alpha) is filtered with the squared weights. A row at a
-/// time, tap after tap (in Falcor's order, so each pixel's sums add up as in the shader), each tap
-/// over the pixels whose neighbour is inside the image, four pixels at a time.
+/// and edge-stopping weights; the variance (alpha) is filtered with the squared weights. Taps in
+/// Falcor's order, so each pixel's sums add up as in the shader.
 void atrousStep(const Image<float4>& in, Workspace& work, const Settings& s, int step, Image<float4>& out)
 {
-    const int width = int(in.width), height = int(in.height);
     splitIllumination(in, work);
+    const std::vector<const Image<float>*> channels = {&work.red, &work.green, &work.blue, &work.variance};
     const float kernelWeights[3] = {1.f, 2.f / 3.f, 1.f / 6.f};
     const NormalPower phiNormal(s.phiNormal);
     const Workspace& w = work;
+    const int width = int(in.width);
     parallelForRows(in.height, [&](uint32_t y) {
-        std::vector<float> rowBuffers(size_t(width) * 7);
-        float *sumW = rowBuffers.data(), *sumR = sumW + width, *sumG = sumR + width, *sumB = sumG + width, *sumV = sumB + width;
-        float *phiLum = sumV + width, *phiDepth = phiLum + width;
+        RowBuffers buffers(width);
+        RowFilter filter = buffers.filter(w, 0, int(y), 4, true);
         for (int x = 0; x < width; ++x)
         {
             const float4 center = in.at(x, y);
-            sumW[x] = 1.f; // The center counts with weight 1, whatever its edge-stopping weight would be.
-            sumR[x] = center.x(), sumG[x] = center.y(), sumB[x] = center.z(), sumV[x] = center.w();
-            phiLum[x] = s.phiColor * std::sqrt(std::max(0.f, 1e-10f + blurredVariance(in, x, int(y))));
-            phiDepth[x] = std::fmax(w.surfaces.at(x, y).zSlope, 1e-8f) * float(step);
+            buffers.sumWeights[x] = 1.f; // The center counts with weight 1, whatever its edge-stopping weight would be.
+            for (int c = 0; c < 4; ++c)
+                buffers.sums[c][x] = center[c];
+            buffers.phiLum[x] = s.phiColor * std::sqrt(std::max(0.f, 1e-10f + blurredVariance(in, x, int(y))));
+            buffers.phiDepth[x] = std::fmax(w.surfaces.at(x, y).zSlope, 1e-8f) * float(step);
         }
-        TapRows rows{&w.depth.at(0, y), &w.luminance.at(0, y), &w.normalX.at(0, y), &w.normalY.at(0, y), &w.normalZ.at(0, y), phiDepth, phiLum};
-        rows.sumW = sumW, rows.sumR = sumR, rows.sumG = sumG, rows.sumB = sumB, rows.sumV = sumV;
         for (int yy = -2; yy <= 2; ++yy)
-        {
-            const int py = int(y) + yy * step;
-            if (py < 0 || py >= height)
-                continue;
             for (int xx = -2; xx <= 2; ++xx)
             {
-                const int offset = xx * step, begin = std::max(0, -offset), end = std::min(width, width - offset);
-                if ((xx == 0 && yy == 0) || begin >= end)
+                if (xx == 0 && yy == 0)
                     continue;
-                rows.zP = &w.depth.at(0, py) + offset, rows.lumP = &w.luminance.at(0, py) + offset;
-                rows.nxP = &w.normalX.at(0, py) + offset, rows.nyP = &w.normalY.at(0, py) + offset, rows.nzP = &w.normalZ.at(0, py) + offset;
-                rows.redP = &w.red.at(0, py) + offset, rows.greenP = &w.green.at(0, py) + offset;
-                rows.blueP = &w.blue.at(0, py) + offset, rows.varianceP = &w.variance.at(0, py) + offset;
-                rows.distance = std::sqrt(float(xx * xx + yy * yy));
-                rows.kernelX = kernelWeights[std::abs(xx)], rows.kernelY = kernelWeights[std::abs(yy)];
-                int x = begin;
-                for (; x + kWidth <= end; x += kWidth)
-                    accumulateTap<Lanes>(rows, x, phiNormal);
-                for (; x < end; ++x)
-                    accumulateTap<float>(rows, x, phiNormal);
+                filter.distance = std::sqrt(float(xx * xx + yy * yy));
+                filter.kernel = kernelWeights[std::abs(xx)] * kernelWeights[std::abs(yy)];
+                filter.addTap(w, channels, 0, width, int(y), xx * step, yy * step, phiNormal);
             }
-        }
         for (int x = 0; x < width; ++x)
         {
+            const float sw = buffers.sumWeights[x];
             // No surface (environment): left unfiltered.
-            out.at(x, y) = rows.zC[x] < 0.f ? in.at(x, y) : float4(sumR[x] / sumW[x], sumG[x] / sumW[x], sumB[x] / sumW[x], sumV[x] / (sumW[x] * sumW[x]));
+            out.at(x, y) = w.depth.at(x, y) < 0.f ? in.at(x, y)
+                                                  : float4(buffers.sums[0][x] / sw, buffers.sums[1][x] / sw, buffers.sums[2][x] / sw,
+                                                           buffers.sums[3][x] / (sw * sw));
         }
     });
 }
@@ -403,7 +460,7 @@ void denoise(const FrameInputs& in, const Settings& s, History& history, Workspa
     splitSurfaces(work);
     reproject(in, history, s, work);
 
-    filterMoments(work, work.surfaces, s, work.current);
+    filterMoments(work, s, work.current);
     for (int i = 0; i < s.iterations; ++i)
     {
         atrousStep(work.current, work, s, 1 << i, work.next);

@@ -79,7 +79,8 @@ struct Workspace
     Image<float> length;
     Image<float4> current, next; ///< A-trous ping-pong.
     Image<float> depth, normalX, normalY, normalZ; ///< The surfaces split by component (a-trous loops).
-    Image<float> red, green, blue, variance, luminance; ///< The a-trous step's input by channel, and its luminance.
+    Image<float> red, green, blue, variance, luminance; ///< A filter's input by channel, and its luminance.
+    Image<float> firstMoment, secondMoment;             ///< `moments` by channel.
 };
 
 /// Denoises one frame into `filtered` (albedo * filtered illumination + emission) and updates
