@@ -73,9 +73,11 @@ float3 toAccumulationSpace(float3 rgb, bool isHDR, float exposureScale)
 
 float3 fromAccumulationSpace(float3 rgb, bool isHDR, float exposureScale)
 {
-    rgb = map(rgb, [](float v) { return std::fmin(std::fmax(v, 0.f), kMaxToneMapped); });
+    // Catmull-Rom and sharpening may overshoot; color is non-negative (and the tone map's below 1).
+    rgb = map(rgb, [](float v) { return std::fmax(v, 0.f); });
     if (!isHDR)
         return rgb;
+    rgb = map(rgb, [](float v) { return std::fmin(v, kMaxToneMapped); });
     return rgb * (1.f / ((1.f - maxComponent(rgb)) * exposureScale));
 }
 
