@@ -24,7 +24,7 @@
 /// The diffuse/specular methods denoise each demodulated radiance signal (`*RadianceHitDist`,
 /// radiance in rgb, hit distance in alpha) with Open Image Denoise's HDR RT filter, guided by the
 /// normal in `normWRoughnessMaterialID` (and a white albedo: the signal is already demodulated),
-/// after clamping luminance to `maxIntensity` like Falcor's radiance packing. The outputs stay
+/// both declared noise-free to OIDN (`cleanAux`), after clamping luminance to `maxIntensity` like Falcor's radiance packing. The outputs stay
 /// demodulated, as Falcor's (ModulateIllumination remodulates); alpha carries the input hit
 /// distance. There is no temporal accumulation: every frame is denoised on its own, so `viewZ`
 /// and `mvec` are accepted but unused. 'SpecularReflectionMv' and 'SpecularDeltaMv' compute the

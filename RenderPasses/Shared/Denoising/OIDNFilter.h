@@ -31,7 +31,8 @@ public:
 
     /// Sizes the planes and sets the filter's images and options; OIDN recommits only on a change.
     /// `hdr` false means colors in [0, 1] (OIDN's LDR mode). A normal guide needs the albedo guide.
-    void configure(uint2 size, bool useAlbedo, bool useNormal, bool hdr);
+    /// `cleanGuides` tells OIDN the guides are noise-free (G-buffer data), which it then trusts more.
+    void configure(uint2 size, bool useAlbedo, bool useNormal, bool hdr, bool cleanGuides);
 
     float3* color() { return mColor.data(); }
     float3* albedo() { return mAlbedo.data(); }
@@ -49,6 +50,7 @@ private:
         bool useAlbedo = false;
         bool useNormal = false;
         bool hdr = true;
+        bool cleanGuides = false;
         uint32_t threadCount = 0;
         bool operator==(const Settings&) const = default;
     };
