@@ -151,9 +151,10 @@ protected:
     /// output is connected.
     bool beginFrame(const RenderData& renderData, std::span<Texture* const> outputs);
     /// Runs `shade(pixel, row, ray)` with each pixel's primary ray, rows in parallel, and stores
-    /// each row. A row's rays are made ahead, 64 at a time (see generateRays).
+    /// each row. A row's rays are made ahead, 64 at a time (see generateRays); with `makeRays`
+    /// false (a pass that needs no rays) they are left default.
     template<typename F>
-    void forEachPrimaryRay(std::span<Texture* const> outputs, F&& shade) const
+    void forEachPrimaryRay(std::span<Texture* const> outputs, F&& shade, bool makeRays = true) const
     {
         parallelForRows(mFrameDim.y(), [&](uint32_t y) {
             OutputRow row(outputs, y);
@@ -162,7 +163,8 @@ protected:
             for (uint32_t x0 = 0; x0 < mFrameDim.x(); x0 += kChunk)
             {
                 const uint32_t count = std::min(kChunk, mFrameDim.x() - x0);
-                generateRays(uint2(x0, y), count, rays);
+                if (makeRays)
+                    generateRays(uint2(x0, y), count, rays);
                 for (uint32_t i = 0; i < count; ++i)
                     shade(uint2(x0 + i, y), row, rays[i]);
             }
@@ -194,7 +196,8 @@ protected:
     /// The per-pixel half of a frame: `findHit(pixel, ray)` gives the pixel's primary hit, then
     /// `onHit` or `onMiss` writes the pass's channels, then viewW and time are written.
     template<typename FindHit, typename OnHit, typename OnMiss>
-    void shadeFrame(std::span<Texture* const> outputs, CommonChannels channels, FindHit&& findHit, OnHit&& onHit, OnMiss&& onMiss)
+    void shadeFrame(std::span<Texture* const> outputs, CommonChannels channels, FindHit&& findHit, OnHit&& onHit, OnMiss&& onMiss,
+                    bool makeRays = true)
     {
         forEachPrimaryRay(outputs, [&](uint2 pixel, OutputRow& row, const Ray& ray) {
             const TriangleHit hit = findHit(pixel, ray);
@@ -206,7 +209,7 @@ protected:
                 row.set(channels.viewW, pixel.x(), toFloat4(-ray.dir, 0.f));
             if (channels.time != kNoChannel)
                 row.set(channels.time, pixel.x(), uint4(0u)); // per-pixel timing would break determinism
-        });
+        }, makeRays);
         ++mFrameCount;
     }
     /// A hit's surface seen along `rayDir`: vertex data, shading data, material instance and properties.

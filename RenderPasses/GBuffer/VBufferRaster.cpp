@@ -39,7 +39,7 @@ void VBufferRaster::execute(RenderContext*, const RenderData& renderData)
     shadeFrame(
         outputs, {kNoChannel, kNoChannel}, [&](uint2 pixel, const Ray&) { return rasterHit(pixel); },
         [&](uint2 pixel, const Ray&, const TriangleHit& hit, OutputRow& row) { writeHit(pixel, hit, row); },
-        [&](uint2 pixel, const Ray&, OutputRow& row) { row.set(kVBuffer, pixel.x(), uint4(0u)); });
+        [&](uint2 pixel, const Ray&, OutputRow& row) { row.set(kVBuffer, pixel.x(), uint4(0u)); }, false);
 }
 
 void VBufferRaster::writeHit(uint2 pixel, const TriangleHit& hit, OutputRow& out) const
