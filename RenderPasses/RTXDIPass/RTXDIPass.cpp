@@ -608,7 +608,7 @@ Reservoir RTXDIPass::combinePairwise(const Frame& frame, const Surface& s, const
     return out;
 }
 
-void RTXDIPass::shade(const Frame& frame, const RenderData& renderData) const
+void RTXDIPass::shade(const Frame& frame, const RenderData& renderData)
 {
     std::array<Texture*, kOutputCount> outputs;
     for (size_t c = 0; c < kOutputCount; ++c)
@@ -638,11 +638,14 @@ void RTXDIPass::shade(const Frame& frame, const RenderData& renderData) const
             }
             const MaterialInstance mi = createInstance(s);
             const BSDFProperties props = mi.getProperties();
-            const Reservoir& r = mReservoirs[i];
+            Reservoir& r = mReservoirs[i];
             float3 diffuse(0.f), specular(0.f);
             float hitT = kNoHitDistance;
             Incident inc;
-            if (r.hasSample() && frame.evalIncident(r.y, s.sd.posW, inc) && isVisible(frame, s, r.y))
+            const bool lit = r.hasSample() && frame.evalIncident(r.y, s.sd.posW, inc) && isVisible(frame, s, r.y);
+            if (r.hasSample() && !lit)
+                r.finalize(0.f);
+            if (lit)
             {
                 UniformSampleGenerator sg = mGenerators[i];
                 const auto [fd, fs] = evalReflectionLobes(mi, s.sd, inc.dir, sg);

@@ -27,7 +27,8 @@ namespace falcor
 /// SpatialResampling mode, one in SpatiotemporalResampling), each pass reading only the previous
 /// pass's reservoirs. Neighbours whose depth or normal differ beyond the thresholds are skipped.
 /// The reuse weights follow `biasCorrection`; NoResampling and RayTraced are unbiased.
-/// Final shading traces one visibility ray and splits the BSDF into its diffuse and specular
+/// Final shading traces one visibility ray (a reservoir whose sample is occluded keeps its M but
+/// drops the sample, so temporal reuse does not carry it on) and splits the BSDF into its diffuse and specular
 /// reflection lobes, as Falcor's FinalShading does. Analytic area lights are ignored, as in Falcor.
 ///
 /// Inputs: `vbuffer` (required), `texGrads` and `mvec` (optional). Outputs (optional, RGBA32Float):
@@ -79,7 +80,8 @@ private:
     Reservoir combinePairwise(const Frame& frame, const Surface& s, const Reservoir& canonical, std::span<const Neighbour> neighbours,
                               UniformSampleGenerator& sg) const;
     bool isSimilar(const Surface& a, const Surface& b) const;
-    void shade(const Frame& frame, const RenderData& renderData) const;
+    /// Writes the outputs; reservoirs whose sample turns out occluded lose it (RTXDI's visibility reuse).
+    void shade(const Frame& frame, const RenderData& renderData);
 
     RTXDIOptions mOptions;
 
