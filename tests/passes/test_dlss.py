@@ -1,7 +1,8 @@
 """DLSSPass, the CPU replacement of Falcor's DLSS pass (a temporal anti-aliasing upscaler): options
 and errors as Falcor's, the output size per profile and outputSize, convergence of a jittered
 upscaled image to the supersampled one, no ghosting under a moving camera, determinism across
-thread counts, and Falcor's DLSS graph and scripts/PathTracerNRD.py graph."""
+thread counts, Falcor's DLSS graph, and path-traced HDR input as scripts/PathTracerNRD.py feeds it
+(that script's whole graph runs in test_oidn_denoisers.py)."""
 from pathlib import Path
 
 import numpy as np
@@ -338,11 +339,7 @@ def test_exposure_sets_the_hdr_tone_map_scale(frames):
 
 def raster_gbuffer_type():
     """Falcor's DLSS graph uses GBufferRaster; until that pass exists here, GBufferRT stands in."""
-    try:
-        falcor.createPass("GBufferRaster")
-        return "GBufferRaster"
-    except Exception:
-        return "GBufferRT"
+    return "GBufferRaster" if "GBufferRaster" in falcor.get_render_pass_types() else "GBufferRT"
 
 
 def test_falcors_dlss_graph(frames):
@@ -370,93 +367,31 @@ def test_falcors_dlss_graph(frames):
     assert upscaled < 0.6 * aliased, (upscaled, aliased)
 
 
-def path_tracer_nrd_graph():
-    """Falcor's scripts/PathTracerNRD.py, built through the same calls."""
-    g = falcor.RenderGraph("PathTracerNRD")
-    nrd = {"maxIntensity": 250.0, "worldSpaceMotion": False}
-    passes = {
-        "GBufferRT": ("GBufferRT", {"samplePattern": "Halton", "sampleCount": 32, "useAlphaTest": True}),
-        "PathTracer": ("PathTracer", {"samplesPerPixel": 1, "maxSurfaceBounces": 10, "useRussianRoulette": True}),
-        "AccumulatePass": ("AccumulatePass", {"enabled": True, "precisionMode": "Single"}),
-        "ToneMapperReference": ("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}),
-        "NRDDiffuseSpecular": ("NRD", {"maxIntensity": 250.0}),
-        "NRDDeltaReflection": ("NRD", {"method": "RelaxDiffuse", **nrd, "enableReprojectionTestSkippingWithoutMotion": True,
-                                       "spatialVarianceEstimationHistoryThreshold": 1}),
-        "NRDDeltaTransmission": ("NRD", {"method": "RelaxDiffuse", **nrd, "enableReprojectionTestSkippingWithoutMotion": True}),
-        "NRDReflectionMotionVectors": ("NRD", {"method": "SpecularReflectionMv", "worldSpaceMotion": False}),
-        "NRDTransmissionMotionVectors": ("NRD", {"method": "SpecularDeltaMv", "worldSpaceMotion": False}),
-        "ModulateIllumination": ("ModulateIllumination", {"useResidualRadiance": False}),
-        "DLSS": ("DLSSPass", {"enabled": True, "profile": "Balanced", "motionVectorScale": "Relative", "isHDR": True, "sharpness": 0.0,
-                              "exposure": 0.0}),
-        "ToneMapperNRD": ("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}),
-    }
-    for name, (pass_type, props) in passes.items():
-        g.addPass(falcor.createPass(pass_type, props), name)
-    edges = [
-        ("GBufferRT.vbuffer", "PathTracer.vbuffer"), ("GBufferRT.viewW", "PathTracer.viewW"),
-        ("PathTracer.color", "AccumulatePass.input"), ("AccumulatePass.output", "ToneMapperReference.src"),
-        ("PathTracer.nrdDiffuseRadianceHitDist", "NRDDiffuseSpecular.diffuseRadianceHitDist"),
-        ("PathTracer.nrdSpecularRadianceHitDist", "NRDDiffuseSpecular.specularRadianceHitDist"),
-        ("GBufferRT.mvecW", "NRDDiffuseSpecular.mvec"),
-        ("GBufferRT.normWRoughnessMaterialID", "NRDDiffuseSpecular.normWRoughnessMaterialID"),
-        ("GBufferRT.linearZ", "NRDDiffuseSpecular.viewZ"),
-        ("PathTracer.nrdDeltaReflectionHitDist", "NRDReflectionMotionVectors.specularHitDist"),
-        ("GBufferRT.linearZ", "NRDReflectionMotionVectors.viewZ"),
-        ("GBufferRT.normWRoughnessMaterialID", "NRDReflectionMotionVectors.normWRoughnessMaterialID"),
-        ("GBufferRT.mvec", "NRDReflectionMotionVectors.mvec"),
-        ("PathTracer.nrdDeltaReflectionRadianceHitDist", "NRDDeltaReflection.diffuseRadianceHitDist"),
-        ("NRDReflectionMotionVectors.reflectionMvec", "NRDDeltaReflection.mvec"),
-        ("PathTracer.nrdDeltaReflectionNormWRoughMaterialID", "NRDDeltaReflection.normWRoughnessMaterialID"),
-        ("PathTracer.nrdDeltaReflectionPathLength", "NRDDeltaReflection.viewZ"),
-        ("GBufferRT.posW", "NRDTransmissionMotionVectors.deltaPrimaryPosW"),
-        ("PathTracer.nrdDeltaTransmissionPosW", "NRDTransmissionMotionVectors.deltaSecondaryPosW"),
-        ("GBufferRT.mvec", "NRDTransmissionMotionVectors.mvec"),
-        ("PathTracer.nrdDeltaTransmissionRadianceHitDist", "NRDDeltaTransmission.diffuseRadianceHitDist"),
-        ("NRDTransmissionMotionVectors.deltaMvec", "NRDDeltaTransmission.mvec"),
-        ("PathTracer.nrdDeltaTransmissionNormWRoughMaterialID", "NRDDeltaTransmission.normWRoughnessMaterialID"),
-        ("PathTracer.nrdDeltaTransmissionPathLength", "NRDDeltaTransmission.viewZ"),
-        ("PathTracer.nrdEmission", "ModulateIllumination.emission"),
-        ("PathTracer.nrdDiffuseReflectance", "ModulateIllumination.diffuseReflectance"),
-        ("NRDDiffuseSpecular.filteredDiffuseRadianceHitDist", "ModulateIllumination.diffuseRadiance"),
-        ("PathTracer.nrdSpecularReflectance", "ModulateIllumination.specularReflectance"),
-        ("NRDDiffuseSpecular.filteredSpecularRadianceHitDist", "ModulateIllumination.specularRadiance"),
-        ("PathTracer.nrdDeltaReflectionEmission", "ModulateIllumination.deltaReflectionEmission"),
-        ("PathTracer.nrdDeltaReflectionReflectance", "ModulateIllumination.deltaReflectionReflectance"),
-        ("NRDDeltaReflection.filteredDiffuseRadianceHitDist", "ModulateIllumination.deltaReflectionRadiance"),
-        ("PathTracer.nrdDeltaTransmissionEmission", "ModulateIllumination.deltaTransmissionEmission"),
-        ("PathTracer.nrdDeltaTransmissionReflectance", "ModulateIllumination.deltaTransmissionReflectance"),
-        ("NRDDeltaTransmission.filteredDiffuseRadianceHitDist", "ModulateIllumination.deltaTransmissionRadiance"),
-        ("PathTracer.nrdResidualRadianceHitDist", "ModulateIllumination.residualRadiance"),
-        ("GBufferRT.mvec", "DLSS.mvec"), ("GBufferRT.linearZ", "DLSS.depth"), ("ModulateIllumination.output", "DLSS.color"),
-        ("DLSS.output", "ToneMapperNRD.src"),
-    ]
-    for src, dst in edges:
-        g.addEdge(src, dst)
-    g.markOutput("ToneMapperNRD.dst")
-    g.markOutput("ToneMapperReference.dst")
-    return g
-
-
-def test_falcors_path_tracer_nrd_script_runs():
-    """scripts/PathTracerNRD.py's graph on a 24x24 Cornell box for 3 frames, plus a tone mapper on the
-    denoised image (ModulateIllumination) for comparison: the displayed DLSS output (ToneMapperNRD)
-    keeps its brightness (means within 5%; measured 94.9 and 96.2 of 255) and differs from it (the history took part).
-    Linear means differ more: the HDR accumulation averages tone-mapped colors, which dims the light's
-    few very bright pixels where they meet dark ones."""
-    pytest.importorskip("pyoidn")  # NRD's CPU replacement runs Open Image Denoise (the `denoise` extra).
-    g = path_tracer_nrd_graph()
-    g.addPass(falcor.createPass("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}), "ToneMapperDenoised")
-    g.addEdge("ModulateIllumination.output", "ToneMapperDenoised.src")
-    g.markOutput("ToneMapperDenoised.dst")
-    g.markOutput("DLSS.output")
+def test_hdr_path_traced_input_keeps_displayed_brightness():
+    """DLSSPass as scripts/PathTracerNRD.py sets it up (Balanced, Relative, isHDR, GBufferRT's linearZ as
+    depth; that script's whole graph runs in tests/passes/test_oidn_denoisers.py) on 1-spp path-traced
+    HDR color of a 24x24 Cornell box, 4 frames, both tone-mapped as the script does: the displayed
+    upscaled image keeps the input's brightness and is smoother. Measured: means 77.3 and 73.2 of 255
+    (a smoother image displays brighter: the tone map is concave), mean horizontal steps 22.4 and 41.3.
+    Asserted: the mean within -3%..+10% of the input's, the step below 0.75x. Linear means differ
+    more: the HDR accumulation averages tone-mapped colors, which dims the light's few very bright
+    pixels where they meet dark ones."""
+    g = falcor.RenderGraph("dlss_hdr")
+    g.create_pass("GBufferRT", "GBufferRT", {"samplePattern": "Halton", "sampleCount": 32})
+    g.create_pass("PathTracer", "PathTracer", {"samplesPerPixel": 1})
+    g.create_pass("DLSS", "DLSSPass", {"profile": "Balanced", "motionVectorScale": "Relative", "isHDR": True})
+    for name in ("ToneMapperDLSS", "ToneMapperInput"):
+        g.create_pass(name, "ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0})
+        g.mark_output(f"{name}.dst")
+    for src, dst in [("GBufferRT.vbuffer", "PathTracer.vbuffer"), ("GBufferRT.viewW", "PathTracer.viewW"), ("GBufferRT.mvec", "DLSS.mvec"),
+                     ("GBufferRT.linearZ", "DLSS.depth"), ("PathTracer.color", "DLSS.color"), ("DLSS.output", "ToneMapperDLSS.src"),
+                     ("PathTracer.color", "ToneMapperInput.src")]:
+        g.add_edge(src, dst)
     m = falcor.Renderer(24, 24)
     m.addGraph(g)
     m.loadScene(CORNELL)
-    for _ in range(3):
+    for _ in range(4):
         m.renderFrame()
-    upscaled = g.getOutput("DLSS.output").to_numpy()[..., :3]
-    assert upscaled.shape == (24, 24, 3) and np.isfinite(upscaled).all()
-    shown, denoised = (np.asarray(g.getOutput(o))[..., :3].astype(np.float64) for o in ("ToneMapperNRD.dst", "ToneMapperDenoised.dst"))
-    assert shown.mean() == pytest.approx(denoised.mean(), rel=0.05)
-    assert np.abs(shown - denoised).max() > 0
-    assert np.asarray(g.getOutput("ToneMapperReference.dst")).any()
+    shown, noisy = (np.asarray(g.getOutput(f"{name}.dst"))[..., :3].astype(np.float64) for name in ("ToneMapperDLSS", "ToneMapperInput"))
+    assert 0.97 * noisy.mean() < shown.mean() < 1.1 * noisy.mean(), (shown.mean(), noisy.mean())
+    assert np.abs(np.diff(shown, axis=1)).mean() < 0.75 * np.abs(np.diff(noisy, axis=1)).mean()
