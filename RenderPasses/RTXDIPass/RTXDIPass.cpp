@@ -42,19 +42,17 @@ const std::array<std::pair<const char*, const char*>, kOutputCount> kOutputs = {
 /// Falcor's FinalShading writes this light distance where no light sample survived.
 constexpr float kNoHitDistance = 10000.f;
 
-/// Light arriving at a shading point from a light sample, in the sample's measure (`geometry` is
-/// the area-to-solid-angle factor cosθ/d² for triangle points, 1 otherwise).
-struct Incident
-{
-    float3 dir{0.f, 0.f, 0.f};
-    float distance = 0.f;
-    float3 Li{0.f, 0.f, 0.f};
-    float geometry = 1.f;
-};
-
 MaterialInstance createInstance(const RTXDIPass::Surface& s)
 {
     return createMaterialInstance(s.sd, TextureLod{}, kHintNone);
+}
+
+/// The target density p̂: luminance of the unshadowed reflected light.
+float targetPdf(const RTXDIPass::Surface& s, const MaterialInstance& mi, const Incident& inc)
+{
+    // A fixed stream: the target must be a function of the sample (layered BSDFs evaluate stochastically).
+    UniformSampleGenerator sg(uint2(0, 0), 0);
+    return luminance(mi.eval(s.sd, inc.dir, sg) * inc.Li);
 }
 
 /// The BSDF times cosine towards `dir`, split into its diffuse and specular reflection lobes where
@@ -119,6 +117,8 @@ bool RTXDIPass::Frame::evalIncident(const LightSample& y, const float3& posW, In
     }
     case LightKind::Point:
     {
+        if (y.index >= scene.getActiveLights().size())
+            return false; // A sample from before the scene's lights changed.
         AnalyticLightSample ls;
         detail::samplePointLight(posW, scene.getActiveLights()[y.index], ls);
         inc.dir = ls.dir, inc.distance = ls.distance, inc.Li = ls.Li;
@@ -338,8 +338,8 @@ Reservoir RTXDIPass::sampleInitial(const Frame& frame, const Surface& s, Uniform
         Incident inc;
         if (!drawn || !frame.evalIncident(y, s.sd.posW, inc))
             return;
-        const float p = luminance(mi.eval(s.sd, inc.dir, sg) * inc.Li);
-        const float pdfSum = candidatePdfSum(frame, s, mi, y);
+        const float p = falcor::targetPdf(s, mi, inc);
+        const float pdfSum = candidatePdfSum(frame, s, mi, y, inc);
         if (p > 0.f && pdfSum > 0.f)
             r.stream(y, p / pdfSum, p, sampleNext1D(sg));
     };
@@ -420,11 +420,9 @@ bool RTXDIPass::sampleBrdf(const Frame& frame, const Surface& s, const MaterialI
     return true;
 }
 
-float RTXDIPass::candidatePdfSum(const Frame& frame, const Surface& s, const MaterialInstance& mi, const LightSample& y) const
+float RTXDIPass::candidatePdfSum(const Frame& frame, const Surface& s, const MaterialInstance& mi, const LightSample& y,
+                                  const Incident& inc) const
 {
-    Incident inc;
-    if (!frame.evalIncident(y, s.sd.posW, inc))
-        return 0.f;
     switch (y.kind)
     {
     case LightKind::Triangle:
@@ -448,11 +446,7 @@ float RTXDIPass::candidatePdfSum(const Frame& frame, const Surface& s, const Mat
 float RTXDIPass::targetPdf(const Frame& frame, const Surface& s, const MaterialInstance& mi, const LightSample& y) const
 {
     Incident inc;
-    if (!s.valid || !frame.evalIncident(y, s.sd.posW, inc))
-        return 0.f;
-    // A fixed stream: the target must be a function of the sample (layered BSDFs evaluate stochastically).
-    UniformSampleGenerator sg(uint2(0, 0), 0);
-    return luminance(mi.eval(s.sd, inc.dir, sg) * inc.Li);
+    return s.valid && frame.evalIncident(y, s.sd.posW, inc) ? falcor::targetPdf(s, mi, inc) : 0.f;
 }
 
 float RTXDIPass::targetPdf(const Frame& frame, const Surface& s, const LightSample& y) const

@@ -69,7 +69,8 @@ private:
     bool sampleInfinite(const Frame& frame, const Surface& s, UniformSampleGenerator& sg, LightSample& y) const;
     bool sampleEnv(const Frame& frame, UniformSampleGenerator& sg, LightSample& y) const;
     bool sampleBrdf(const Frame& frame, const Surface& s, const MaterialInstance& mi, UniformSampleGenerator& sg, LightSample& y) const;
-    float candidatePdfSum(const Frame& frame, const Surface& s, const MaterialInstance& mi, const LightSample& y) const;
+    /// Σ_t M_t p_t(y): the densities of every candidate strategy at y (seen from s as `inc`), times their counts.
+    float candidatePdfSum(const Frame& frame, const Surface& s, const MaterialInstance& mi, const LightSample& y, const Incident& inc) const;
     float targetPdf(const Frame& frame, const Surface& s, const MaterialInstance& mi, const LightSample& y) const;
     float targetPdf(const Frame& frame, const Surface& s, const LightSample& y) const;
     bool isVisible(const Frame& frame, const Surface& s, const LightSample& y) const;

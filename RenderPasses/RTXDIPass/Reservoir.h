@@ -27,6 +27,16 @@ struct LightSample
     float3 Le{0.f, 0.f, 0.f};       ///< Emitted radiance at the point (triangles, env), radiance / pdf (infinite).
 };
 
+/// Light arriving at a shading point from a light sample, in the sample's measure (`geometry` is
+/// the area-to-solid-angle factor cosθ/d² for triangle points, 1 otherwise).
+struct Incident
+{
+    float3 dir{0.f, 0.f, 0.f};
+    float distance = 0.f;
+    float3 Li{0.f, 0.f, 0.f};
+    float geometry = 1.f;
+};
+
 /// A weighted reservoir (Bitterli et al. 2020): the sample kept, the sum of resampling weights,
 /// the confidence M (candidates or merged history it stands for), its unbiased contribution weight
 /// W and the target density it was chosen with, at its owner's surface.
