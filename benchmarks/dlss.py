@@ -6,9 +6,10 @@ frame runs only the upscaler; times are `g.pass_times` (inside execute), the med
 frames after one warm-up frame (the first has no history), with the cores the process got (CPU
 time / wall time over those frames: the machine may be shared). The Cornell box is loaded only
 because the pass, like Falcor's, upscales only when a scene is set (its camera gives the jitter).
-Color is HDR noise over a gradient; the view moves by half an input pixel per frame (constant
-motion vectors, 'Relative'), so the history is reprojected with Catmull-Rom and clamped.
-- "default": Falcor's defaults (isHDR, sharpness 0); "sharpened": sharpness 0.5.
+Color is HDR noise over a gradient; the view moves by 0.3 input pixels per frame (constant motion
+vectors, 'Relative'), so the history is reprojected with Catmull-Rom and clamped everywhere (a
+still view reads its history without filtering: the "still" line).
+- "default": Falcor's defaults (isHDR, sharpness 0); "sharpened": sharpness 0.5; "still": defaults, no motion.
 
 Usage: PYTHONPATH=build/<dir>/python python benchmarks/dlss.py [--frames N]
 """
@@ -25,14 +26,14 @@ import falcor
 
 IN_WIDTH, IN_HEIGHT = 960, 540
 OUT_WIDTH, OUT_HEIGHT = 1920, 1080
-VARIANTS = {"default": {}, "sharpened": {"sharpness": 0.5}}
+VARIANTS = {"default": ({}, 0.3), "sharpened": ({"sharpness": 0.5}, 0.3), "still": ({}, 0.0)}
 
 
-def synthetic_inputs(rng: np.random.Generator) -> None:
+def synthetic_inputs(rng: np.random.Generator, motion_pixels: float) -> None:
     y, x = np.mgrid[0:IN_HEIGHT, 0:IN_WIDTH] / IN_HEIGHT
     color = np.stack([x, y, np.full_like(x, 0.5), np.ones_like(x)], -1) + (rng.random((IN_HEIGHT, IN_WIDTH, 4)) ** 8) * 10
     depth = np.broadcast_to(np.stack([0.9 + 0.05 * x, np.zeros_like(x), np.zeros_like(x), np.zeros_like(x)], -1), color.shape)
-    mvec = np.broadcast_to(np.array([0.5 / IN_WIDTH, 0.5 / IN_HEIGHT, 0, 0]), color.shape)
+    mvec = np.broadcast_to(np.array([motion_pixels / IN_WIDTH, motion_pixels / IN_HEIGHT, 0, 0]), color.shape)
     common.WriteOnceSource.images.update({name: np.ascontiguousarray(img, dtype=np.float32)
                                           for name, img in (("color", color), ("depth", depth), ("mvec", mvec))})
 
@@ -48,6 +49,7 @@ def graph(props: dict) -> falcor.RenderGraph:
 
 
 def measure(props: dict, threads: int, frames: int) -> tuple[list[float], float]:
+    """Pass times (ms) of `frames` frames after a warm-up, and the cores the process got meanwhile."""
     falcor.set_thread_count(threads)
     m = falcor.Renderer(OUT_WIDTH, OUT_HEIGHT)
     g = graph(props)
@@ -69,9 +71,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=3)
     args = parser.parse_args()
-    synthetic_inputs(np.random.default_rng(7))
     print(f"ms per frame, {IN_WIDTH}x{IN_HEIGHT} -> {OUT_WIDTH}x{OUT_HEIGHT} (g.pass_times, median of {args.frames} after a warm-up frame)")
-    for name, props in VARIANTS.items():
+    for name, (props, motion) in VARIANTS.items():
+        synthetic_inputs(np.random.default_rng(7), motion)
         for threads in (1, 2):
             samples, cores = measure(props, threads, args.frames)
             print(f"DLSSPass {name:9s} threads={threads}: {statistics.median(samples):8.1f} ms  (min {min(samples):.1f}, "

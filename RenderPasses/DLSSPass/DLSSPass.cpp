@@ -37,6 +37,8 @@ constexpr float kMaxHistoryWeight = 16.f;
 constexpr float kMovingHistoryWeight = 0.5f;
 /// Motion (output pixels) below which a pixel counts as still (G-buffers leave rounding residues).
 constexpr float kStillMotion = 0.01f;
+/// Offset from a texel center (output pixels) below which the history is read without filtering.
+constexpr float kTexelSnap = 1e-3f;
 /// Half-width of the history clamp's YCgCo box, in standard deviations of the input neighbourhood.
 constexpr float kColorBoxSigma = 1.f;
 /// The largest tone-mapped channel the inverse tone map accepts (1 would map to infinity).
@@ -93,6 +95,7 @@ struct DLSSPass::Frame
     ImageView color;  ///< Accumulation-space YCgCo.
     ImageView depth;  ///< x: depth.
     ImageView motion; ///< xy: motion to the previous frame, in frame fractions (UV).
+    const ColorBox* boxes; ///< The history clamp's box of each input pixel's neighbourhood.
     float2 jitter;    ///< Offset of every sample from its pixel's center, in pixels (x right, y down).
 };
 
@@ -221,13 +224,78 @@ void DLSSPass::upscale(const RenderData& renderData)
     // (Camera::computeRayPinhole), so the sample of a pixel sits at its center minus x, plus y.
     const CameraData& camera = mpScene->getCamera().getData();
     const uint32_t w = mInputSize.x(), h = mInputSize.y();
-    Frame frame{{mColor.data(), w, h}, {mDepth.data(), w, h}, {mMotion.data(), w, h},
-                float2(-camera.jitterX * float(w), camera.jitterY * float(h))};
+    const ImageView color{mColor.data(), w, h};
+    // The history clamp's box depends only on the input pixel: computed once per input pixel.
+    mBoxes.resize(mColor.size());
+    parallelForRows(h, [&](uint32_t y) {
+        for (uint32_t x = 0; x < w; ++x)
+            mBoxes[size_t(y) * w + x] = neighbourhoodBox<true>(color, int(x), int(y), kColorBoxSigma);
+    });
+    Frame frame{color, {mDepth.data(), w, h}, {mMotion.data(), w, h}, mBoxes.data(), float2(-camera.jitterX * float(w), camera.jitterY * float(h))};
     resolve(frame, renderData[kOutput]->getDims());
 }
 
 namespace
 {
+/// The three input samples along one axis around an output pixel's center and their Gaussian
+/// weights (the 2D weight is the product of the two axes'), so that no pixel computes an exp.
+struct AxisTaps
+{
+    int first;          ///< Input pixel of tap 0; taps first .. first + 2.
+    int begin, end;     ///< The taps inside the image: [begin, end).
+    float weight[3];    ///< Relative to the nearest tap's (1), 0 outside the image; relative, so that the mean survives when all are tiny.
+    float weightSum;
+    float nearestScale; ///< The nearest tap's absolute weight along this axis.
+};
+
+/// Taps of output pixel `i` of an axis: `toInput` input pixels per output pixel, samples offset by
+/// `jitter` input pixels from their pixel's center, `inSize` input pixels.
+AxisTaps axisTaps(uint32_t i, float toInput, float jitter, int inSize)
+{
+    const float posIn = (float(i) + 0.5f) * toInput;
+    AxisTaps taps;
+    taps.first = int(std::floor(posIn - jitter)) - 1; // The middle tap's sample cell holds the pixel center.
+    taps.begin = std::max(0, -taps.first);
+    taps.end = std::min(3, inSize - taps.first);
+    float dist2[3], minDist2 = std::numeric_limits<float>::infinity();
+    for (int t = taps.begin; t < taps.end; ++t)
+    {
+        const float d = (posIn - (float(taps.first + t) + 0.5f + jitter)) / toInput; // In output pixels.
+        dist2[t] = d * d;
+        minDist2 = std::min(minDist2, dist2[t]);
+    }
+    const float k = 1.f / (2.f * kSampleSigma * kSampleSigma);
+    taps.weightSum = 0.f;
+    for (int t = 0; t < 3; ++t)
+    {
+        taps.weight[t] = t >= taps.begin && t < taps.end ? std::exp(-(dist2[t] - minDist2) * k) : 0.f;
+        taps.weightSum += taps.weight[t];
+    }
+    taps.nearestScale = std::exp(-minDist2 * k);
+    return taps;
+}
+
+std::vector<AxisTaps> axisTapTable(uint32_t outSize, uint32_t inSize, float jitter)
+{
+    std::vector<AxisTaps> table(outSize);
+    const float toInput = float(inSize) / float(outSize);
+    for (uint32_t i = 0; i < outSize; ++i)
+        table[i] = axisTaps(i, toInput, jitter, int(inSize));
+    return table;
+}
+
+/// The history at `pos` (output pixels): Catmull-Rom, or the texel itself where `pos` is within
+/// kTexelSnap of its center (still pixels): the filter would return it up to that offset, and
+/// every resampling would blur the history a little more.
+float3 readHistory(const ImageView& history, float2 pos)
+{
+    const float2 texel(std::floor(pos.x()), std::floor(pos.y()));
+    const float2 offset = pos - texel - 0.5f;
+    if (std::abs(offset.x()) <= kTexelSnap && std::abs(offset.y()) <= kTexelSnap)
+        return history.loadClamped(int(texel.x()), int(texel.y())).xyz();
+    return sampleCatmullRomClamped(history, pos);
+}
+
 /// The current frame's estimate at one output pixel: the Gaussian-weighted mean of the 3x3
 /// samples around it, its total weight, and the motion of the closest-depth sample.
 struct CurrentEstimate
@@ -237,26 +305,16 @@ struct CurrentEstimate
     float2 motion{0.f};
 };
 
-/// `posIn`: the output pixel's center in input pixels; `base`: the input pixel whose sample cell holds it;
-/// `toOutput`: output pixels per input pixel.
 template<typename Frame>
-CurrentEstimate gatherSamples(const Frame& frame, float2 posIn, int2 base, float2 toOutput)
+CurrentEstimate gatherSamples(const Frame& frame, const AxisTaps& column, const AxisTaps& row)
 {
-    float dist2[9];
-    float3 colors[9];
-    int count = 0;
-    float minDist2 = std::numeric_limits<float>::infinity(), minDepth = std::numeric_limits<float>::infinity();
     CurrentEstimate estimate;
-    for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx)
+    float minDepth = std::numeric_limits<float>::infinity();
+    for (int j = row.begin; j < row.end; ++j)
+        for (int i = column.begin; i < column.end; ++i)
         {
-            const int x = base.x() + dx, y = base.y() + dy;
-            if (x < 0 || y < 0 || x >= int(frame.color.width) || y >= int(frame.color.height))
-                continue;
-            const float2 d = (posIn - (float2(float(x), float(y)) + 0.5f + frame.jitter)) * toOutput;
-            dist2[count] = dot(d, d);
-            colors[count] = frame.color.load(x, y).xyz();
-            minDist2 = std::min(minDist2, dist2[count++]);
+            const int x = column.first + i, y = row.first + j;
+            estimate.color += frame.color.load(x, y).xyz() * (column.weight[i] * row.weight[j]);
             const float depth = frame.depth.load(x, y).x();
             if (depth < minDepth) // Motion of the closest surface, so that the edges of objects in front follow them.
             {
@@ -265,17 +323,9 @@ CurrentEstimate gatherSamples(const Frame& frame, float2 posIn, int2 base, float
                 estimate.motion = float2(motion.x(), motion.y());
             }
         }
-    // Weights relative to the nearest sample's, so that the mean survives when all are tiny.
-    const float k = 1.f / (2.f * kSampleSigma * kSampleSigma);
-    float relativeWeight = 0.f;
-    for (int i = 0; i < count; ++i)
-    {
-        const float w = std::exp(-(dist2[i] - minDist2) * k);
-        estimate.color += colors[i] * w;
-        relativeWeight += w;
-    }
+    const float relativeWeight = column.weightSum * row.weightSum;
     estimate.color *= 1.f / relativeWeight;
-    estimate.weight = relativeWeight * std::exp(-minDist2 * k);
+    estimate.weight = relativeWeight * column.nearestScale * row.nearestScale;
     return estimate;
 }
 } // namespace
@@ -285,28 +335,28 @@ void DLSSPass::resolve(const Frame& frame, uint2 outputDims)
     const bool hasHistory = mHistoryDims == outputDims;
     const uint32_t width = outputDims.x();
     mNextHistory.resize(size_t(width) * outputDims.y());
-    const float2 outDims(outputDims), inDims(mInputSize);
-    const float2 toOutput = outDims / inDims;
+    const float2 outDims(outputDims);
+    const std::vector<AxisTaps> columns = axisTapTable(width, mInputSize.x(), frame.jitter.x());
+    const std::vector<AxisTaps> rows = axisTapTable(outputDims.y(), mInputSize.y(), frame.jitter.y());
     const ImageView history{mHistory.data(), width, outputDims.y()};
     parallelForRows(outputDims.y(), [&](uint32_t y) {
+        const AxisTaps& row = rows[y];
         for (uint32_t x = 0; x < width; ++x)
         {
-            const float2 uv = (float2(float(x), float(y)) + 0.5f) / outDims;
-            const float2 posIn = uv * inDims;
-            const float2 cell = posIn - frame.jitter;
-            const int2 base(int(std::floor(cell.x())), int(std::floor(cell.y())));
-            const CurrentEstimate current = gatherSamples(frame, posIn, base, toOutput);
+            const AxisTaps& column = columns[x];
+            const CurrentEstimate current = gatherSamples(frame, column, row);
 
             float3 past(0.f);
             float pastWeight = 0.f;
-            const float2 prevUV = uv + current.motion;
+            const float2 prevUV = (float2(float(x), float(y)) + 0.5f) / outDims + current.motion;
             if (hasHistory && inUnitSquare(prevUV))
             {
-                const int boxX = std::clamp(base.x(), 0, int(mInputSize.x()) - 1), boxY = std::clamp(base.y(), 0, int(mInputSize.y()) - 1);
-                const ColorBox box = neighbourhoodBox<true>(frame.color, boxX, boxY, kColorBoxSigma);
                 // The clamp trusts the neighbourhood as much as this frame has samples near the pixel: a
                 // thin feature that this frame's samples missed stays in the history.
-                const float3 reprojected = sampleCatmullRom(history, prevUV * outDims);
+                const int boxX = std::clamp(column.first + 1, 0, int(mInputSize.x()) - 1);
+                const int boxY = std::clamp(row.first + 1, 0, int(mInputSize.y()) - 1);
+                const ColorBox& box = frame.boxes[size_t(boxY) * mInputSize.x() + boxX];
+                const float3 reprojected = readHistory(history, prevUV * outDims);
                 past = lerp(reprojected, box.clamp(reprojected), std::min(1.f, current.weight));
                 pastWeight = history.loadClamped(int(prevUV.x() * outDims.x()), int(prevUV.y() * outDims.y())).w();
             }

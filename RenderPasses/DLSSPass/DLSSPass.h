@@ -1,5 +1,6 @@
 #pragma once
 #include "RenderGraph/RenderPass.h"
+#include "Temporal/TemporalColor.h"
 #include <vector>
 
 /// Falcor's DLSS quality profiles (render resolution per output resolution).
@@ -39,7 +40,8 @@ FALCOR_ENUM_INFO(DLSSMotionVectorScale, {{DLSSMotionVectorScale::Absolute, "Abso
 /// Per output pixel: the current frame's samples of the 3x3 input pixels around it, placed where
 /// the camera's jitter put them, are weighted by a Gaussian of their distance in output pixels;
 /// the history (previous output, tone-mapped YCgCo, with its accumulated weight) is read with
-/// Catmull-Rom along the motion vector of the closest-depth sample and clamped to the YCgCo box of
+/// Catmull-Rom (clamp-to-edge; a still pixel reads its texel) along the motion vector of the
+/// closest-depth sample and clamped to the YCgCo box of
 /// the input neighbourhood (TAA's clamp) as strongly as this frame has samples near the pixel;
 /// the two are averaged by weight. The history's weight is capped at 16 samples for still pixels
 /// and 0.5 for moving ones (each move resamples, so blurs, the history). The history restarts on a
@@ -87,4 +89,5 @@ private:
     std::vector<falcor::float4> mHistory, mNextHistory;
     // Per-frame images, kept so that their memory is reused.
     std::vector<falcor::float4> mColor, mDepth, mMotion, mOutputRows;
+    std::vector<falcor::temporal::ColorBox> mBoxes;
 };
