@@ -111,9 +111,9 @@ class SceneFrames:
     """One Renderer on the Cornell box at HIGH x HIGH; a GBufferRT at LOW x LOW (Halton jitter) feeds
     DLSSPass with its diffuse albedo (sharp edges, no noise), as Falcor's DLSS graph does."""
 
-    def __init__(self):
+    def __init__(self, scene=CORNELL):
         self.m = falcor.Renderer(HIGH, HIGH)
-        self.m.loadScene(CORNELL)
+        self.m.loadScene(scene)
         self.m.clock.pause()
 
     def add(self, graph):
@@ -218,15 +218,35 @@ def test_moving_camera_does_not_ghost(frames):
     assert moving_error < 1.2 * fresh_error, (moving_error, fresh_error)
 
 
-def test_new_scene_restarts_history():
+TWO_CAMERAS = f"""from pathlib import Path
+_cornell = Path(r'{CORNELL}')
+exec(compile(_cornell.read_text(), str(_cornell), 'exec'), {{**globals(), '__file__': str(_cornell)}})
+second = Camera('second')  # the same view as the first: only the switch itself differs
+second.position = float3(0, 0.28, 1.2)
+second.target = float3(0, 0.28, 0)
+second.up = float3(0, 1, 0)
+second.focalLength = 35.0
+second.aspectRatio = 1.0  # the renderer sets only the selected camera's to the frame's (square here)
+sceneBuilder.addCamera(second)
+"""
+
+
+@pytest.mark.parametrize("event", ["new scene", "camera switch"])
+def test_history_restarts(event, tmp_path):
     """Without jitter the inputs repeat, yet the history's clamp makes later frames differ from the
-    first; loading the scene again restarts the history, so the next frame equals the first."""
-    scene = SceneFrames()
+    first; loading the scene again, or switching to an identical camera, restarts the history, so the
+    next frame equals the first."""
+    scene_path = tmp_path / "two_cameras.pyscene"
+    scene_path.write_text(TWO_CAMERAS)
+    scene = SceneFrames(str(scene_path))
     g = scene.dlss("dlss_restart", gbuffer={"samplePattern": "Center"})
     first = scene.run(g, 1)
     later = scene.run(g, 6)
     assert np.abs(later - first).max() > 1e-3
-    scene.m.loadScene(CORNELL)
+    if event == "new scene":
+        scene.m.loadScene(str(scene_path))
+    else:
+        scene.m.scene.camera = scene.m.scene.cameras[1]
     np.testing.assert_array_equal(scene.run(g, 1), first)
 
 
