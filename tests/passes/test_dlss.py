@@ -10,6 +10,7 @@ import pytest
 
 import falcor
 from helpers import ArraySource, run_python
+from test_gbuffer_raster_graphs import dlss_graph
 
 f32 = np.float32
 CORNELL = str(Path(__file__).resolve().parents[2] / "Scenes" / "CornellBox.pyscene")
@@ -357,28 +358,13 @@ def test_exposure_sets_the_hdr_tone_map_scale(frames):
     assert np.abs(unexposed - base * 100).max() > 1
 
 
-def raster_gbuffer_type():
-    """Falcor's DLSS graph uses GBufferRaster; until that pass exists here, GBufferRT stands in."""
-    registered = {name for name, _ in falcor.get_render_pass_types()}
-    return "GBufferRaster" if "GBufferRaster" in registered else "GBufferRT"
-
-
 def test_falcors_dlss_graph(frames):
-    """Falcor's tests/image_tests/renderpasses/graphs/DLSS.py built through the same calls (GBufferRT
-    in place of GBufferRaster while that pass is missing): the albedo anti-aliased at the frame size.
-    Measured mean absolute error to the 64-sample image after 16 frames: 0.0096 against 0.0231 for
-    the G-buffer's own (jittered, aliased) frame; asserted below 0.6x."""
+    """Falcor's tests/image_tests/renderpasses/graphs/DLSS.py (built by test_gbuffer_raster_graphs.py):
+    the rasterized albedo anti-aliased at the frame size. Measured mean absolute error to the
+    64-sample image after 16 frames: 0.0096 against 0.0231 for the G-buffer's own (jittered,
+    aliased) frame; asserted below 0.6x."""
     reference = frames.reference("dlss_graph_reference")
-    gbuffer = raster_gbuffer_type()
-    g = falcor.RenderGraph("DLSS")
-    g.addPass(falcor.createPass(gbuffer, {"samplePattern": "Halton"}), "GBufferRaster")
-    g.addPass(falcor.createPass("DLSSPass", {"motionVectorScale": "Relative"}), "DLSSPass")
-    g.addEdge("GBufferRaster.mvec", "DLSSPass.mvec")
-    g.addEdge("GBufferRaster.depth", "DLSSPass.depth")
-    g.addEdge("GBufferRaster.diffuseOpacity", "DLSSPass.color")
-    for output in ("GBufferRaster.mvec", "GBufferRaster.depth", "GBufferRaster.diffuseOpacity", "DLSSPass.output"):
-        g.markOutput(output)
-    frames.add(g)
+    g = frames.add(dlss_graph())
     for _ in range(16):
         frames.m.renderFrame()
     out = g.getOutput("DLSSPass.output")
