@@ -3,10 +3,11 @@ Cornell box.
 
 The reference is the path tracer's direct lighting (PathTracer, maxSurfaceBounces 0) accumulated to
 REF_SPP samples per pixel. Each RTXDI configuration renders WARMUP frames of a static view (its
-reservoirs' history builds up), then FRAMES measured frames: ms per frame (wall time of the whole
-graph, VBufferRT included; median) and the error of each single frame against the reference (the
+reservoirs' history builds up), then FRAMES measured frames: CPU ms per frame (the process's CPU
+time, all threads, over the whole graph, VBufferRT included; median: unlike wall time it does not
+grow when other processes share the cores) and the error of each single frame against the reference (the
 real-time use: one frame, no accumulation), averaged over the frames. The path tracer then gets
-the same time per frame: the samples per pixel whose measured frame time is closest to RTXDI's
+the same CPU time per frame: the samples per pixel whose measured frame time is closest to RTXDI's
 (at most 16, Falcor's limit), and its single-frame error is measured the same way.
 Errors: relative RMSE = sqrt(mean((x - ref)^2)) / mean(ref) over the luminance, and the mean
 absolute RGB error (ErrorMeasurePass's L1) in units of the reference's mean luminance.
@@ -18,8 +19,6 @@ noise that temporal reuse alone avoids (see the TemporalResampling line).
 Usage: PYTHONPATH=build/<dir>/python python benchmarks/rtxdi.py [--size 128] [--threads 1,2]
 """
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
@@ -54,16 +53,16 @@ def path_tracer(spp: int) -> falcor.RenderGraph:
 
 
 def run(m, g, warmup: int, frames: int, ref: np.ndarray | None = None):
-    """Median ms per frame, and the mean single-frame errors (relative RMSE, relative L1) against `ref`."""
+    """Median CPU ms per frame, and the mean single-frame errors (relative RMSE, relative L1) against `ref`."""
     m.addGraph(g)
     m.setActiveGraph(g)
     for _ in range(warmup):
         m.renderFrame()
     times, rmse, l1 = [], [], []
     for _ in range(frames):
-        start = time.perf_counter()
+        start = common.cpu_seconds()
         m.renderFrame()
-        times.append((time.perf_counter() - start) * 1e3)
+        times.append((common.cpu_seconds() - start) * 1e3)
         if ref is not None:
             img = np.array(g.getOutput("Tracer.color"))[..., :3].astype(np.float64)
             scale = (ref @ LUMA).mean()
@@ -107,7 +106,7 @@ def main() -> None:
             results.append({"threads": threads, "config": name, "ms": ms, "rel_rmse": rmse, "rel_l1": l1,
                             "pt_spp": spp, "pt_ms": pt[0], "pt_rel_rmse": pt[1], "pt_rel_l1": pt[2]})
         common.print_table(f"{args.size}x{args.size} Cornell box, {threads} thread(s): single-frame error vs {REF_SPP}-spp direct lighting",
-                           ["method", "ms/frame", "rel. RMSE", "rel. L1"], rows)
+                           ["method", "CPU ms/frame", "rel. RMSE", "rel. L1"], rows)
     common.write_json(args.json, env, rtxdi=results)
 
 
