@@ -7,7 +7,8 @@ benchmarks/pathtracer_mitsuba.py (999,698 triangles, written to a temporary fold
 - VBufferRaster vs VBufferRT (forceCullMode Back): vbuffer and depth, i.e. visibility alone (the
   rasterizer against the BVH traversal, plus barycentrics and packing per pixel).
 Times are `g.pass_times` (inside execute), the median of FRAMES frames after one warm-up frame,
-with the cores the process got (CPU time / wall time over those frames: the machine may be shared).
+with the cores the process got (CPU time / wall time over those frames: the machine may be shared)
+and the CPU time per frame (on a shared machine the steadier measure of the work).
 
 Usage: PYTHONPATH=build/<dir>/python python benchmarks/gbuffer_raster.py [--frames N] [--scenes cornell,terrain]
 """
@@ -34,7 +35,7 @@ PASSES = [
 ]
 
 
-def measure(scene: Path, pass_type: str, props: dict, outputs: list[str], threads: int, frames: int) -> tuple[list[float], float]:
+def measure(scene: Path, pass_type: str, props: dict, outputs: list[str], threads: int, frames: int) -> tuple[list[float], float, float]:
     falcor.set_thread_count(threads)
     m = falcor.Renderer(WIDTH, HEIGHT)
     g = falcor.RenderGraph(pass_type)
@@ -50,8 +51,8 @@ def measure(scene: Path, pass_type: str, props: dict, outputs: list[str], thread
     for _ in range(frames):
         m.renderFrame()
         samples.append(dict(g.pass_times)["P"])
-    cores = (time.process_time() - cpu) / (time.perf_counter() - wall)
-    return samples, cores
+    cpu = time.process_time() - cpu
+    return samples, cpu / (time.perf_counter() - wall), 1000 * cpu / frames
 
 
 def main() -> None:
@@ -67,9 +68,10 @@ def main() -> None:
         for name in args.scenes.split(","):
             for pass_type, props, outputs in PASSES:
                 for threads in (1, 2):
-                    samples, cores = measure(scenes[name], pass_type, props, outputs, threads, args.frames)
+                    samples, cores, cpu_ms = measure(scenes[name], pass_type, props, outputs, threads, args.frames)
                     print(f"{name:8s} {pass_type:14s} threads={threads}: {statistics.median(samples):8.1f} ms  "
-                          f"(min {min(samples):.1f}, max {max(samples):.1f}; cores used {cores:.2f})", flush=True)
+                          f"(min {min(samples):.1f}, max {max(samples):.1f}; cores used {cores:.2f}; CPU {cpu_ms:.0f} ms/frame)",
+                          flush=True)
 
 
 if __name__ == "__main__":

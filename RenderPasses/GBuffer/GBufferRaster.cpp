@@ -1,4 +1,5 @@
 #include "GBufferRaster.h"
+#include "Rendering/Materials/TexLODHelpers.h"
 #include "Rendering/Materials/TextureLod.h"
 #include <cmath>
 
@@ -85,27 +86,35 @@ void GBufferRaster::writeHit(uint2 pixel, const Ray& ray, const TriangleHit& hit
     // The quad neighbours exist even past the frame's edge (GPUs rasterize whole quads).
     const uint2 pixelX(x ^ 1u, y), pixelY(x, y ^ 1u);
     const TriangleHit hitX = extrapolate(hit, pixelX), hitY = extrapolate(hit, pixelY);
-    const Scene::VertexData v = scene.getVertexData(hit), vX = scene.getVertexData(hitX), vY = scene.getVertexData(hitY);
-    const float2 ddxUV = quadDifference(v.texC, vX.texC, x), ddyUV = quadDifference(v.texC, vY.texC, y);
-    const TextureLod lod = TextureLod::gradients(ddxUV, ddyUV);
+    // Positions and texture coordinates are linear in the barycentrics: their quad differences
+    // are the barycentrics' differences along the triangle's edges.
+    const TriangleCorners c = getTriangleCorners(scene, hit);
+    const float2 dbx = quadDifference(hit.barycentrics, hitX.barycentrics, x), dby = quadDifference(hit.barycentrics, hitY.barycentrics, y);
+    auto alongEdges = [](const auto* corner, const float2& db) { return (corner[1] - corner[0]) * db.x() + (corner[2] - corner[0]) * db.y(); };
+    const float2 ddxUV = alongEdges(c.texC, dbx), ddyUV = alongEdges(c.texC, dby);
+    const float3 ddxPos = alongEdges(c.posW, dbx), ddyPos = alongEdges(c.posW, dby);
 
+    const Scene::VertexData v = scene.getVertexData(hit);
+    const TextureLod lod = TextureLod::gradients(ddxUV, ddyUV);
     const Surface s = evalSurface(hit, v, ray.dir, lod);
     writeSurface(pixel, hit, s, out);
     out.set(kViewW, x, toFloat4(-ray.dir, 0.f));
     out.set(kTexGrads, x, float4(ddxUV.x(), ddxUV.y(), ddyUV.x(), ddyUV.y()));
 
-    // Falcor's linear z is SV_Position.z · SV_Position.w: the clip-space z of the point.
-    const float linearZ = clipPosNoJitter(v.posW).z();
-    const float ddxZ = quadDifference(linearZ, clipPosNoJitter(vX.posW).z(), x);
-    const float ddyZ = quadDifference(linearZ, clipPosNoJitter(vY.posW).z(), y);
-    out.set(kLinearZ, x, float4(linearZ, std::fmax(std::fabs(ddxZ), std::fabs(ddyZ)), 0.f, 0.f));
+    // Falcor's linear z is SV_Position.z · SV_Position.w: the clip-space z of the point, affine in posW.
+    const float4 zRow = mpScene->getCamera().getData().viewProjMatNoJitter[2];
+    const float3 zAxis(zRow.x(), zRow.y(), zRow.z());
+    const float slope = std::fmax(std::fabs(dot(zAxis, ddxPos)), std::fabs(dot(zAxis, ddyPos)));
+    out.set(kLinearZ, x, float4(clipPosNoJitter(v.posW).z(), slope, 0.f, 0.f));
 
     if (!out.has(kPnFwidth))
         return; // The guide normals of the neighbours cost two more material evaluations.
     const Camera& camera = scene.getCamera();
-    const float3 guideX = evalSurface(hitX, vX, camera.computeRayPinhole(pixelX, mFrameDim).dir, lod).bsdf.guideNormal;
-    const float3 guideY = evalSurface(hitY, vY, camera.computeRayPinhole(pixelY, mFrameDim).dir, lod).bsdf.guideNormal;
-    const float3 posFwidth = abs3(quadDifference(v.posW, vX.posW, x)) + abs3(quadDifference(v.posW, vY.posW, y));
+    auto guideNormalAt = [&](const TriangleHit& h, uint2 p) {
+        return evalSurface(h, scene.getVertexData(h), camera.computeRayPinhole(p, mFrameDim).dir, lod).bsdf.guideNormal;
+    };
+    const float3 guideX = guideNormalAt(hitX, pixelX), guideY = guideNormalAt(hitY, pixelY);
+    const float3 posFwidth = abs3(ddxPos) + abs3(ddyPos);
     const float3 normalFwidth = abs3(quadDifference(s.bsdf.guideNormal, guideX, x)) + abs3(quadDifference(s.bsdf.guideNormal, guideY, y));
     out.set(kPnFwidth, x, float4(length(posFwidth), length(normalFwidth), 0.f, 0.f));
 }

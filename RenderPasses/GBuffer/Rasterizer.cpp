@@ -15,6 +15,14 @@ constexpr size_t kVerticesPerChunk = 16384;
 constexpr uint32_t kLanes = 8; ///< Pixels whose edge functions are evaluated together.
 constexpr uint64_t kNoFragment = ~uint64_t(0);
 constexpr int kMaxClippedVertices = 9; ///< A triangle clipped by 6 planes.
+/// Guard band: |x|, |y| <= w · kGuardBand / (the frame's larger side) in clip space, i.e. within
+/// 8192 pixels plus half the frame of its center, so snapped coordinates stay below 2^15 pixels.
+constexpr float kGuardBand = 16384.f;
+
+float guardBandNdc(uint2 frameDim)
+{
+    return kGuardBand / float(std::max(frameDim.x(), frameDim.y()));
+}
 
 /// Inside ⇔ dot(plane, v) >= 0 (clip-space half-spaces).
 float signedDistance(const float4& plane, const float4& v)
@@ -50,26 +58,6 @@ T interpolateAt(const HugePageVector<T>& values, const uint3& tri, float2 bary)
 }
 } // namespace
 
-/// A drawable (clipped, snapped) triangle: E_i(x, y) = e0 + ex·x + ey·y >= 0 for the three edges
-/// at the center of pixel (x, y), the top-left rule folded into e0.
-struct Rasterizer::SetupTriangle
-{
-    int64_t e0[3], ex[3], ey[3];
-    double z0, zx, zy; ///< Depth plane: z(x, y) = z0 + zx·x + zy·y at pixel centers.
-    int32_t xmin, xmax, ymin, ymax;
-    uint32_t instanceID, primitiveIndex;
-    bool alphaTested;
-};
-
-/// The triangles of one chunk of the flat triangle order, and for each tile the ones touching it.
-struct Rasterizer::Chunk
-{
-    std::vector<SetupTriangle> triangles;
-    std::vector<std::pair<uint32_t, uint32_t>> bins; ///< (tile, triangle), before sorting by tile.
-    std::vector<uint32_t> tileStart;                 ///< entries[tileStart[t], tileStart[t + 1]) touch tile t.
-    std::vector<uint32_t> entries;
-};
-
 void Rasterizer::rasterize(const Scene& scene, uint2 frameDim, const Options& options)
 {
     FALCOR_CHECK(frameDim.x() > 0 && frameDim.y() > 0 && frameDim.x() <= 16384 && frameDim.y() <= 16384,
@@ -80,10 +68,10 @@ void Rasterizer::rasterize(const Scene& scene, uint2 frameDim, const Options& op
     transformVertices(scene);
 
     const size_t triangleCount = mFirstTriangle.back();
-    std::vector<Chunk> chunks((triangleCount + kTrianglesPerChunk - 1) / kTrianglesPerChunk);
-    parallelFor(chunks.size(), 1, [&](size_t begin, size_t end) {
+    mChunks.resize((triangleCount + kTrianglesPerChunk - 1) / kTrianglesPerChunk);
+    parallelFor(mChunks.size(), 1, [&](size_t begin, size_t end) {
         for (size_t c = begin; c < end; ++c)
-            setupChunk(scene, options, c * kTrianglesPerChunk, std::min(triangleCount, (c + 1) * kTrianglesPerChunk), chunks[c]);
+            setupChunk(scene, options, c * kTrianglesPerChunk, std::min(triangleCount, (c + 1) * kTrianglesPerChunk), mChunks[c]);
     });
 
     mDepth.assign(size_t(frameDim.x()) * frameDim.y(), 1.f);
@@ -91,7 +79,7 @@ void Rasterizer::rasterize(const Scene& scene, uint2 frameDim, const Options& op
     const uint32_t tileCount = mTileCount.x() * mTileCount.y();
     parallelFor(tileCount, 1, [&](size_t begin, size_t end) {
         for (size_t t = begin; t < end; ++t)
-            drawTile(scene, uint32_t(t), chunks);
+            drawTile(scene, uint32_t(t));
     });
 }
 
@@ -100,6 +88,7 @@ void Rasterizer::transformVertices(const Scene& scene)
     const CameraData& camera = scene.getCamera().getData();
     const auto& instances = scene.getInstances();
     mClipPositions.resize(instances.size());
+    mScreenPositions.resize(instances.size());
     mFirstTriangle.assign(1, 0);
     for (size_t i = 0; i < instances.size(); ++i)
     {
@@ -107,12 +96,16 @@ void Rasterizer::transformVertices(const Scene& scene)
         const Scene::Mesh& mesh = scene.getMesh(inst.meshID);
         const float4x4 toClip = inst.identity ? camera.viewProjMat : mul(camera.viewProjMat, inst.worldMatrix);
         std::vector<float4>& clip = mClipPositions[i];
+        std::vector<ScreenVertex>& screen = mScreenPositions[i];
         clip.resize(mesh.positions.size());
+        screen.resize(mesh.positions.size());
+        // Projected once per vertex, not once per triangle using it (about six in a closed mesh).
         parallelFor(clip.size(), kVerticesPerChunk, [&](size_t begin, size_t end) {
             for (size_t v = begin; v < end; ++v)
-                {
+            {
                 const float3& p = mesh.positions[v];
                 clip[v] = mul(toClip, float4(p.x(), p.y(), p.z(), 1.f));
+                screen[v] = project(clip[v]);
             }
         });
         mFirstTriangle.push_back(mFirstTriangle.back() + mesh.triangles.size());
@@ -121,6 +114,8 @@ void Rasterizer::transformVertices(const Scene& scene)
 
 void Rasterizer::setupChunk(const Scene& scene, const Options& options, size_t first, size_t last, Chunk& chunk) const
 {
+    chunk.triangles.clear();
+    chunk.bins.clear();
     size_t instanceID = std::upper_bound(mFirstTriangle.begin(), mFirstTriangle.end(), first) - mFirstTriangle.begin() - 1;
     for (size_t i = first; i < last; ++i)
     {
@@ -130,9 +125,11 @@ void Rasterizer::setupChunk(const Scene& scene, const Options& options, size_t f
         const uint32_t primitiveIndex = uint32_t(i - mFirstTriangle[instanceID]);
         const uint3& tri = scene.getMesh(inst.meshID).triangles[primitiveIndex];
         const std::vector<float4>& clip = mClipPositions[instanceID];
+        const std::vector<ScreenVertex>& screen = mScreenPositions[instanceID];
         const float4 vertices[3] = {clip[tri.x()], clip[tri.y()], clip[tri.z()]};
+        const ScreenVertex projected[3] = {screen[tri.x()], screen[tri.y()], screen[tri.z()]};
         const bool alphaTested = options.alphaTest && scene.getMaterial(inst.materialID).alphaMode == AlphaMode::Mask;
-        setupTriangle(uint32_t(instanceID), primitiveIndex, vertices, !inst.frontFaceCW, alphaTested, options, chunk);
+        setupTriangle({uint32_t(instanceID), primitiveIndex, !inst.frontFaceCW, alphaTested}, vertices, projected, options, chunk);
     }
 
     // Counting sort of the bins by tile (stable: triangles keep their order within a tile).
@@ -146,11 +143,10 @@ void Rasterizer::setupChunk(const Scene& scene, const Options& options, size_t f
     chunk.entries.resize(chunk.bins.size());
     for (const auto& bin : chunk.bins)
         chunk.entries[cursor[bin.first]++] = bin.second;
-    chunk.bins = {};
 }
 
-void Rasterizer::setupTriangle(uint32_t instanceID, uint32_t primitiveIndex, const float4 clip[3], bool frontCCW, bool alphaTested,
-                               const Options& options, Chunk& chunk) const
+void Rasterizer::setupTriangle(const TriangleSource& source, const float4 clip[3], const ScreenVertex projected[3], const Options& options,
+                               Chunk& chunk) const
 {
     // Trivial rejection: all three vertices outside one plane of the view volume.
     auto allOutside = [&](const float4& plane) {
@@ -161,15 +157,18 @@ void Rasterizer::setupTriangle(uint32_t instanceID, uint32_t primitiveIndex, con
         if (allOutside(plane))
             return;
 
-    // Near and far planes, and a guard band keeping snapped coordinates within 2^15 pixels.
-    const float guard = 16384.f / float(std::max(mFrameDim.x(), mFrameDim.y()));
+    // Near and far planes, and the guard band.
+    const float guard = guardBandNdc(mFrameDim);
     const float4 clipPlanes[6] = {{0, 0, 1, 0}, {0, 0, -1, 1}, {1, 0, 0, guard}, {-1, 0, 0, guard}, {0, 1, 0, guard}, {0, -1, 0, guard}};
     bool needsClipping = false;
     for (const float4& plane : clipPlanes)
         for (int v = 0; v < 3; ++v)
             needsClipping |= signedDistance(plane, clip[v]) < 0.f;
     if (!needsClipping)
-        return emitTriangle(instanceID, primitiveIndex, clip, frontCCW, alphaTested, options, chunk);
+    {
+        ScreenVertex v[3] = {projected[0], projected[1], projected[2]};
+        return emitTriangle(source, v, options, chunk);
+    }
 
     float4 polygon[kMaxClippedVertices], scratch[kMaxClippedVertices];
     std::copy(clip, clip + 3, polygon);
@@ -182,29 +181,31 @@ void Rasterizer::setupTriangle(uint32_t instanceID, uint32_t primitiveIndex, con
     // The pieces of the clipped polygon (a fan) share edges; the fill rule draws each pixel once.
     for (int i = 1; i + 1 < n; ++i)
     {
-        const float4 piece[3] = {polygon[0], polygon[i], polygon[i + 1]};
-        emitTriangle(instanceID, primitiveIndex, piece, frontCCW, alphaTested, options, chunk);
+        ScreenVertex piece[3] = {project(polygon[0]), project(polygon[i]), project(polygon[i + 1])};
+        emitTriangle(source, piece, options, chunk);
     }
 }
 
-void Rasterizer::emitTriangle(uint32_t instanceID, uint32_t primitiveIndex, const float4 clip[3], bool frontCCW, bool alphaTested,
-                              const Options& options, Chunk& chunk) const
+Rasterizer::ScreenVertex Rasterizer::project(const float4& clip) const
 {
-    // Snapped pixel coordinates (y down) and NDC depth.
-    int64_t X[3], Y[3];
-    double Z[3];
-    for (int v = 0; v < 3; ++v)
-    {
-        const double invW = 1.0 / double(clip[v].w());
-        X[v] = std::llround((double(clip[v].x()) * invW * 0.5 + 0.5) * mFrameDim.x() * kSubpixels);
-        Y[v] = std::llround((0.5 - double(clip[v].y()) * invW * 0.5) * mFrameDim.y() * kSubpixels);
-        Z[v] = double(clip[v].z()) * invW;
-    }
+    // Vertices behind the eye or far outside the frame belong only to triangles that get clipped.
+    const float limit = 2.f * guardBandNdc(mFrameDim); // margin: rounding must not drop a vertex inside
+    if (!(clip.w() > 0.f) || !(std::fabs(clip.x()) <= limit * clip.w()) || !(std::fabs(clip.y()) <= limit * clip.w()))
+        return {0, 0, 0.0};
+    const double invW = 1.0 / double(clip.w());
+    return {std::llround((double(clip.x()) * invW * 0.5 + 0.5) * mFrameDim.x() * kSubpixels),
+            std::llround((0.5 - double(clip.y()) * invW * 0.5) * mFrameDim.y() * kSubpixels), double(clip.z()) * invW};
+}
+
+void Rasterizer::emitTriangle(const TriangleSource& source, const ScreenVertex v[3], const Options& options, Chunk& chunk) const
+{
+    int64_t X[3] = {v[0].x, v[1].x, v[2].x}, Y[3] = {v[0].y, v[1].y, v[2].y};
+    double Z[3] = {v[0].z, v[1].z, v[2].z};
     // Twice the signed area; positive when the vertices run clockwise on screen.
     int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (Y[1] - Y[0]) * (X[2] - X[0]);
     if (area == 0)
         return;
-    const bool front = (area < 0) == frontCCW;
+    const bool front = (area < 0) == source.frontCCW;
     if ((options.cull == RayCullMode::Back && !front) || (options.cull == RayCullMode::Front && front))
         return;
     if (area < 0) // Orient the edges so that the inside is where all three are positive.
@@ -243,9 +244,7 @@ void Rasterizer::emitTriangle(uint32_t instanceID, uint32_t primitiveIndex, cons
     t.zx = ((Z[1] - Z[0]) * d2y - (Z[2] - Z[0]) * d1y) / det;
     t.zy = ((Z[2] - Z[0]) * d1x - (Z[1] - Z[0]) * d2x) / det;
     t.z0 = Z[0] + t.zx * (0.5 - x0) + t.zy * (0.5 - y0);
-    t.instanceID = instanceID;
-    t.primitiveIndex = primitiveIndex;
-    t.alphaTested = alphaTested;
+    t.source = source;
 
     const uint32_t index = uint32_t(chunk.triangles.size());
     chunk.triangles.push_back(t);
@@ -254,7 +253,7 @@ void Rasterizer::emitTriangle(uint32_t instanceID, uint32_t primitiveIndex, cons
             chunk.bins.emplace_back(uint32_t(ty) * mTileCount.x() + uint32_t(tx), index);
 }
 
-void Rasterizer::drawTile(const Scene& scene, uint32_t tile, std::span<const Chunk> chunks)
+void Rasterizer::drawTile(const Scene& scene, uint32_t tile)
 {
     const int32_t tileX0 = int32_t(tile % mTileCount.x() * kTileSize), tileY0 = int32_t(tile / mTileCount.x() * kTileSize);
     const int32_t tileX1 = std::min(tileX0 + int32_t(kTileSize), int32_t(mFrameDim.x())) - 1;
@@ -264,14 +263,14 @@ void Rasterizer::drawTile(const Scene& scene, uint32_t tile, std::span<const Chu
     std::fill(std::begin(depth), std::end(depth), 1.f);
     std::fill(std::begin(key), std::end(key), kNoFragment);
 
-    for (const Chunk& chunk : chunks)
+    for (const Chunk& chunk : mChunks)
     {
         for (uint32_t entry = chunk.tileStart[tile]; entry < chunk.tileStart[tile + 1]; ++entry)
         {
             const SetupTriangle& t = chunk.triangles[chunk.entries[entry]];
             const int32_t xs = std::max(t.xmin, tileX0), xe = std::min(t.xmax, tileX1);
             const int32_t ys = std::max(t.ymin, tileY0), ye = std::min(t.ymax, tileY1);
-            const uint64_t fragment = fragmentKey(t.instanceID, t.primitiveIndex);
+            const uint64_t fragment = fragmentKey(t.source.instanceID, t.source.primitiveIndex);
             // Edge increments of the lanes, so a block of pixels costs additions and compares.
             int64_t laneStep[3][kLanes];
             for (int e = 0; e < 3; ++e)
@@ -298,7 +297,7 @@ void Rasterizer::drawTile(const Scene& scene, uint32_t tile, std::span<const Chu
                         const size_t i = size_t(y - tileY0) * kTileSize + size_t(px - tileX0);
                         if (z > depth[i] || (z == depth[i] && fragment >= key[i]))
                             continue;
-                        if (t.alphaTested && !passesAlphaTest(scene, t, int2(px, y)))
+                        if (t.source.alphaTested && !passesAlphaTest(scene, t.source, int2(px, y)))
                             continue;
                         depth[i] = z;
                         key[i] = fragment;
@@ -316,7 +315,7 @@ void Rasterizer::drawTile(const Scene& scene, uint32_t tile, std::span<const Chu
         }
 }
 
-bool Rasterizer::passesAlphaTest(const Scene& scene, const SetupTriangle& t, int2 pixel) const
+bool Rasterizer::passesAlphaTest(const Scene& scene, const TriangleSource& t, int2 pixel) const
 {
     const Scene::Instance& inst = scene.getInstance(t.instanceID);
     const Scene::Mesh& mesh = scene.getMesh(inst.meshID);

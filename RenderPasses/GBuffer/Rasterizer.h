@@ -48,24 +48,55 @@ public:
     static constexpr uint32_t kTileSize = 32;
 
 private:
-    struct SetupTriangle;
-    struct Chunk;
+    /// A vertex on screen: coordinates in 1/256 pixels (y down) and NDC depth.
+    struct ScreenVertex
+    {
+        int64_t x, y;
+        double z;
+    };
+    /// What a drawn triangle came from.
+    struct TriangleSource
+    {
+        uint32_t instanceID, primitiveIndex;
+        bool frontCCW;    ///< Front faces run counter-clockwise on screen (the instance's winding).
+        bool alphaTested; ///< Its material's alpha mask is tested.
+    };
+    /// A drawable (clipped, snapped) triangle: E_i(x, y) = e0 + ex·x + ey·y >= 0 for the three
+    /// edges at the center of pixel (x, y), the top-left rule folded into e0.
+    struct SetupTriangle
+    {
+        int64_t e0[3], ex[3], ey[3];
+        double z0, zx, zy; ///< Depth plane: z(x, y) = z0 + zx·x + zy·y at pixel centers.
+        int32_t xmin, xmax, ymin, ymax;
+        TriangleSource source;
+    };
+    /// The triangles of one chunk of the flat triangle order, and for each tile the ones touching it.
+    struct Chunk
+    {
+        std::vector<SetupTriangle> triangles;
+        std::vector<std::pair<uint32_t, uint32_t>> bins; ///< (tile, triangle), before sorting by tile.
+        std::vector<uint32_t> tileStart;                 ///< entries[tileStart[t], tileStart[t + 1]) touch tile t.
+        std::vector<uint32_t> entries;
+    };
+
     void transformVertices(const Scene& scene);
+    ScreenVertex project(const float4& clip) const;
     void setupChunk(const Scene& scene, const Options& options, size_t first, size_t last, Chunk& chunk) const;
-    void setupTriangle(uint32_t instanceID, uint32_t primitiveIndex, const float4 clip[3], bool frontCCW, bool alphaTested,
-                       const Options& options, Chunk& chunk) const;
-    void emitTriangle(uint32_t instanceID, uint32_t primitiveIndex, const float4 clip[3], bool frontCCW, bool alphaTested,
-                      const Options& options, Chunk& chunk) const;
-    void drawTile(const Scene& scene, uint32_t tile, std::span<const Chunk> chunks);
-    bool passesAlphaTest(const Scene& scene, const SetupTriangle& tri, int2 pixel) const;
+    void setupTriangle(const TriangleSource& source, const float4 clip[3], const ScreenVertex projected[3], const Options& options,
+                       Chunk& chunk) const;
+    void emitTriangle(const TriangleSource& source, const ScreenVertex v[3], const Options& options, Chunk& chunk) const;
+    void drawTile(const Scene& scene, uint32_t tile);
+    bool passesAlphaTest(const Scene& scene, const TriangleSource& source, int2 pixel) const;
     float2 pixelToNdc(int2 pixel) const;
 
     uint2 mFrameDim{0, 0};
     uint2 mTileCount{0, 0};
-    std::vector<std::vector<float4>> mClipPositions; ///< Per instance, per vertex of its mesh.
+    std::vector<std::vector<float4>> mClipPositions;         ///< Per instance, per vertex of its mesh.
+    std::vector<std::vector<ScreenVertex>> mScreenPositions; ///< The same projected (valid inside the guard band).
     std::vector<size_t> mFirstTriangle;              ///< Per instance: index of its first triangle in the flat order.
     const Scene* mpScene = nullptr;
     std::vector<float> mDepth;
     std::vector<uint64_t> mKey; ///< (instance << 32 | primitive) of the closest fragment, ~0 where none.
+    std::vector<Chunk> mChunks; ///< Kept between frames: their arrays keep their capacity.
 };
 } // namespace falcor
