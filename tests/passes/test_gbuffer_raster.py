@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import falcor
+from shared_files import shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
 CORNELL = ROOT / "Scenes" / "CornellBox.pyscene"
@@ -280,6 +281,24 @@ def test_motion_vectors_match_gbufferrt_after_camera_and_object_motion():
     np.testing.assert_allclose(out["R.mvec"][same], out["T.mvec"][same], atol=1e-5)
     np.testing.assert_array_equal(out["V.mvec"], out["R.mvec"])
     assert not out["R.mvec"][out["R.vbuffer"][..., 0] == 0].any()  # nothing at misses, as Falcor's cleared targets
+
+
+def test_motion_vectors_of_a_skinned_mesh_match_gbufferrt(tmp_path):
+    """Skinned vertices move between frames (the glTF's elbow turns): both passes take the previous
+    positions through Scene::getPrevPosW."""
+    pyscene = tmp_path / "skin.pyscene"
+    pyscene.write_text(f"sceneBuilder.importScene({str(shared_path('assets', 'gltf', 'simple_skin.gltf'))!r})\n"
+                       "camera = Camera('Front')\ncamera.position = float3(0, 1, 4)\ncamera.target = float3(0, 1, 0)\n"
+                       "camera.up = float3(0, 1, 0)\nsceneBuilder.addCamera(camera)\n")
+
+    def bend(m, frame):
+        m.clock.time = 0.5 * frame
+
+    _, out = render_passes(pyscene, {"R": ("GBufferRaster", {"forceCullMode": True, "cull": "None"}, ["mvec", "vbuffer"]),
+                                     "T": ("GBufferRT", {}, ["mvec", "vbuffer"])}, frames=2, between=bend)
+    same = np.all(ids(out["R.vbuffer"]) == ids(out["T.vbuffer"]), -1) & (out["T.vbuffer"][..., 0] != 0)
+    assert same.sum() > 100 and np.abs(out["T.mvec"][same]).max() > 0.01
+    np.testing.assert_allclose(out["R.mvec"][same], out["T.mvec"][same], atol=1e-5)
 
 
 # ---- determinism -------------------------------------------------------------------------------
