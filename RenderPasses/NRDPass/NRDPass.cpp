@@ -229,8 +229,7 @@ void NRDPass::copyInputs(RenderContext* pRenderContext, const RenderData& render
 void NRDPass::denoiseSignal(const Texture& input, const Texture& normalRoughness, Texture& output, oidn::RTFilter& filter)
 {
     const uint2 size = output.getDims();
-    // The guides are a constant and the G-buffer's normals: noise-free.
-    filter.configure(size, true, true, true, true);
+    filter.configure(size, true, true, true);
     parallelForRows(size.y(), [&](uint32_t y) {
         for (uint32_t x = 0; x < size.x(); ++x)
         {

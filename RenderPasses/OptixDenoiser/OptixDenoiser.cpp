@@ -115,8 +115,7 @@ void OptixDenoiser::denoise(const RenderData& renderData)
                        "' model; each frame is denoised with the 'HDR' model.");
     const Texture& color = *renderData[kColorInput];
     const bool useNormal = mHasAlbedo && mHasNormal;
-    // The guides come from a path tracer's first hits, which may be noisy (jitter, depth of field).
-    mFilter.configure(color.getDims(), mHasAlbedo, useNormal, mModel != OptixDenoiserModel::LDR, false);
+    mFilter.configure(color.getDims(), mHasAlbedo, useNormal, mModel != OptixDenoiserModel::LDR);
 
     std::vector<float> alpha(size_t(color.getWidth()) * color.getHeight());
     loadInputs(renderData, mHasAlbedo, useNormal, alpha);
@@ -155,7 +154,7 @@ void OptixDenoiser::denoiseAlphaPlane(std::vector<float>& alpha)
 {
     if (!mpAlphaFilter)
         mpAlphaFilter = std::make_unique<oidn::RTFilter>(kPluginType);
-    mpAlphaFilter->configure(mFilter.size(), false, false, false, false);
+    mpAlphaFilter->configure(mFilter.size(), false, false, false);
     for (size_t i = 0; i < alpha.size(); ++i)
         mpAlphaFilter->color()[i] = float3(alpha[i]);
     mpAlphaFilter->execute();

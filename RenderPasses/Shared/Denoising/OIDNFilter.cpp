@@ -122,10 +122,10 @@ void RTFilter::checkError(const char* what) const
         throwError(mPassType, ": Open Image Denoise failed to ", what, ": ", message ? message : "unknown error");
 }
 
-void RTFilter::configure(uint2 size, bool useAlbedo, bool useNormal, bool hdr, bool cleanGuides)
+void RTFilter::configure(uint2 size, bool useAlbedo, bool useNormal, bool hdr)
 {
     FALCOR_CHECK(!useNormal || useAlbedo, mPassType, ": Open Image Denoise needs an albedo guide to use a normal guide.");
-    const Settings settings{size, useAlbedo, useNormal, hdr, cleanGuides, ThreadPool::get().getThreadCount()};
+    const Settings settings{size, useAlbedo, useNormal, hdr, ThreadPool::get().getThreadCount()};
     if (mFilter && settings == mSettings)
         return;
     recreate(settings);
@@ -165,7 +165,6 @@ void RTFilter::recreate(const Settings& settings)
     setImage("normal", mNormal);
     setImage("output", mOutput);
     a.setFilterBool(mFilter, "hdr", settings.hdr);
-    a.setFilterBool(mFilter, "cleanAux", settings.cleanGuides);
     a.commitFilter(mFilter);
     checkError("set up its RT filter");
     mSettings = settings;

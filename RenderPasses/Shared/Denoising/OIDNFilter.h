@@ -31,8 +31,7 @@ public:
 
     /// Sizes the planes and sets the filter's images and options; OIDN recommits only on a change.
     /// `hdr` false means colors in [0, 1] (OIDN's LDR mode). A normal guide needs the albedo guide.
-    /// `cleanGuides` tells OIDN the guides are noise-free (G-buffer data), which it then trusts more.
-    void configure(uint2 size, bool useAlbedo, bool useNormal, bool hdr, bool cleanGuides);
+    void configure(uint2 size, bool useAlbedo, bool useNormal, bool hdr);
 
     float3* color() { return mColor.data(); }
     float3* albedo() { return mAlbedo.data(); }
@@ -50,7 +49,6 @@ private:
         bool useAlbedo = false;
         bool useNormal = false;
         bool hdr = true;
-        bool cleanGuides = false;
         uint32_t threadCount = 0;
         bool operator==(const Settings&) const = default;
     };
