@@ -1,8 +1,8 @@
 #include "Rasterizer.h"
 #include "Core/ThreadPool.h"
 #include "Scene/SceneMath.h"
-#include <bit>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace falcor
@@ -49,12 +49,6 @@ int clipPolygon(const float4* in, int n, const float4& plane, float4* out)
 uint64_t fragmentKey(uint32_t instanceID, uint32_t primitiveIndex)
 {
     return (uint64_t(instanceID) << 32) | primitiveIndex;
-}
-
-template<typename T>
-T interpolateAt(const HugePageVector<T>& values, const uint3& tri, float2 bary)
-{
-    return values[tri.x()] * (1.f - bary.x() - bary.y()) + values[tri.y()] * bary.x() + values[tri.z()] * bary.y();
 }
 } // namespace
 
@@ -317,10 +311,12 @@ void Rasterizer::drawTile(const Scene& scene, uint32_t tile)
 
 bool Rasterizer::passesAlphaTest(const Scene& scene, const TriangleSource& t, int2 pixel) const
 {
-    const Scene::Instance& inst = scene.getInstance(t.instanceID);
-    const Scene::Mesh& mesh = scene.getMesh(inst.meshID);
-    const float2 uv = interpolateAt(mesh.texCrds, mesh.triangles[t.primitiveIndex], barycentricsAt(t.instanceID, t.primitiveIndex, pixel));
-    return !scene.getMaterial(inst.materialID).alphaTestFails(uv);
+    TriangleHit hit;
+    hit.instanceID = t.instanceID;
+    hit.primitiveIndex = t.primitiveIndex;
+    hit.barycentrics = barycentricsAt(t.instanceID, t.primitiveIndex, pixel);
+    // The texture coordinate the ray tracer's alpha test interpolates, tested the same way.
+    return !scene.getMaterial(scene.getInstance(t.instanceID).materialID).alphaTestFails(scene.getVertexData(hit).texC);
 }
 
 float2 Rasterizer::pixelToNdc(int2 pixel) const
