@@ -1,10 +1,5 @@
 #include "GBufferRT.h"
-#include "Core/Logger.h"
-#include "Rendering/Materials/MaterialInstance.h"
 #include "Rendering/Materials/TexLODHelpers.h"
-#include "Scene/MaterialHeader.h"
-#include "Scene/SceneMath.h"
-#include <algorithm>
 #include <cmath>
 
 namespace falcor
