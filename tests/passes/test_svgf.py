@@ -274,6 +274,21 @@ def test_reprojection_along_motion_vectors_with_feedback(feedback_tap):
     assert_half_close(out, modulate(second, illum))
 
 
+def test_history_restarts_on_recompile():
+    """As in Falcor, every compilation of the graph (here a resize and back) clears the history: the
+    next frame is filtered like a first frame."""
+    inputs = [scene_inputs(seed=s) for s in (60, 61, 62)]
+    graph = SvgfGraph()
+    first = graph.run(inputs[0])
+    graph.run(inputs[1])
+    accumulated = graph.run(inputs[0])
+    graph.g.resize(W // 2, H // 2)
+    graph.g.resize(W, H)
+    restarted = graph.run(inputs[0])
+    np.testing.assert_array_equal(restarted, first)
+    assert not np.array_equal(accumulated, first)
+
+
 def test_disabled_copies_color():
     inputs = scene_inputs(seed=30)
     out = SvgfGraph({"Enabled": False}).run(inputs)
