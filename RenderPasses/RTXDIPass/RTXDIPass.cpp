@@ -71,6 +71,16 @@ std::pair<float3, float3> evalReflectionLobes(MaterialInstance mi, const Shading
     return {diffuse, mi.eval(sd, dir, sg)};
 }
 
+/// Calls body(pixel, row-major index) for every pixel, rows on the pool (each pixel on one task).
+template<typename F>
+void forEachPixel(uint2 dim, F&& body)
+{
+    parallelForRows(dim.y(), [&](uint32_t y) {
+        for (uint32_t x = 0; x < dim.x(); ++x)
+            body(uint2(x, y), size_t(y) * dim.x() + x);
+    });
+}
+
 float3 safeDivide(const float3& a, const float3& b)
 {
     return float3(b.x() > 0.f ? a.x() / b.x() : 0.f, b.y() > 0.f ? a.y() / b.y() : 0.f, b.z() > 0.f ? a.z() / b.z() : 0.f);
@@ -209,7 +219,6 @@ void RTXDIPass::rebuildLights()
 
 void RTXDIPass::execute(RenderContext*, const RenderData& renderData)
 {
-    const Texture* color = renderData[kOutputs[kColor].first];
     if (!mpScene)
     {
         for (const auto& output : kOutputs)
@@ -219,25 +228,37 @@ void RTXDIPass::execute(RenderContext*, const RenderData& renderData)
     }
     if (mOptions.boilingFilterStrength > 0.f)
         logWarningOnce("RTXDIPass: 'boilingFilterStrength' is not applied by the CPU pass.");
-    const Scene& scene = *mpScene;
-    if (scene.getUpdateCount() != mLightsUpdateCount)
+    if (mpScene->getUpdateCount() != mLightsUpdateCount)
         rebuildLights();
 
     const Texture& vbuffer = *renderData[kVBuffer];
     const Texture* mvec = renderData[kMotionVectors];
     const uint2 dim = vbuffer.getDims();
-    checkFieldDims(getType(), dim, {{kMotionVectors, mvec}, {kOutputs[kColor].first, color}});
+    checkFieldDims(getType(), dim, {{kMotionVectors, mvec}, {kOutputs[kColor].first, renderData[kOutputs[kColor].first]}});
+    resizeState(dim);
+    const Frame frame = makeFrame(dim, frameSeed(renderData.getDictionary(), mFrameCount), mvec);
 
-    const Scene::RenderSettings& settings = scene.getRenderSettings();
+    mSurfaces.swap(mPrevSurfaces);
+    loadSurfaces(frame, vbuffer);
+    resample(frame);
+    shade(frame, renderData);
+    mPrevReservoirs.swap(mReservoirs); // The next frame's initial sampling overwrites every reservoir.
+    mHasHistory = true;
+    ++mFrameCount;
+}
+
+RTXDIPass::Frame RTXDIPass::makeFrame(uint2 dim, uint32_t seed, const Texture* mvec) const
+{
+    const Scene::RenderSettings& settings = mpScene->getRenderSettings();
     const bool useEmissive = settings.useEmissiveLights && mpEmissiveLights->getTriangleCount() > 0;
     const size_t triangles = useEmissive ? mpEmissiveLights->getTriangleCount() : 0;
     const size_t points = settings.useAnalyticLights ? mPointLights.size() : 0;
     const bool useInfinite = settings.useAnalyticLights && !mInfiniteLights.empty();
     const EnvMapSampler* envMap = settings.useEnvLight ? mpEnvMapSampler.get() : nullptr;
-    const Frame frame{
-        scene,
+    return Frame{
+        *mpScene,
         dim,
-        frameSeed(renderData.getDictionary(), mFrameCount),
+        seed,
         mvec,
         useEmissive ? mpEmissiveLights.get() : nullptr,
         envMap,
@@ -247,42 +268,34 @@ void RTXDIPass::execute(RenderContext*, const RenderData& renderData)
         (useEmissive || envMap) ? float(mOptions.brdfCandidateCount) : 0.f,
         triangles + points > 0 ? float(triangles) / float(triangles + points) : 0.f,
     };
+}
 
-    if (dim != mFrameDim)
-    {
-        const size_t count = size_t(dim.x()) * dim.y();
-        mFrameDim = dim;
-        mSurfaces.assign(count, {});
-        mPrevSurfaces.assign(count, {});
-        mReservoirs.assign(count, {});
-        mScratch.assign(count, {});
-        mPrevReservoirs.assign(count, {});
-        mGenerators.assign(count, UniformSampleGenerator(uint2(0, 0), 0));
-        mHasHistory = false;
-    }
-    mSurfaces.swap(mPrevSurfaces);
-    loadSurfaces(frame, vbuffer);
+void RTXDIPass::resizeState(uint2 dim)
+{
+    if (dim == mFrameDim)
+        return;
+    const size_t count = size_t(dim.x()) * dim.y();
+    mFrameDim = dim;
+    mSurfaces.assign(count, {});
+    mPrevSurfaces.assign(count, {});
+    mReservoirs.assign(count, {});
+    mScratch.assign(count, {});
+    mPrevReservoirs.assign(count, {});
+    mGenerators.assign(count, UniformSampleGenerator(uint2(0, 0), 0));
+    mHasHistory = false;
+}
 
+void RTXDIPass::resample(const Frame& frame)
+{
     // Initial candidates; each pixel's random stream then carries on through the reuse passes.
-    parallelForRows(dim.y(), [&](uint32_t y) {
-        for (uint32_t x = 0; x < dim.x(); ++x)
-        {
-            const size_t i = size_t(y) * dim.x() + x;
-            mGenerators[i] = UniformSampleGenerator(uint2(x, y), frame.seed);
-            mReservoirs[i] = sampleInitial(frame, mSurfaces[i], mGenerators[i]);
-        }
+    forEachPixel(frame.dim, [&](uint2 pixel, size_t i) {
+        mGenerators[i] = UniformSampleGenerator(pixel, frame.seed);
+        mReservoirs[i] = sampleInitial(frame, mSurfaces[i], mGenerators[i]);
     });
-
     const bool temporal = mOptions.mode == RTXDIMode::TemporalResampling || mOptions.mode == RTXDIMode::SpatiotemporalResampling;
     if (temporal && mHasHistory)
     {
-        parallelForRows(dim.y(), [&](uint32_t y) {
-            for (uint32_t x = 0; x < dim.x(); ++x)
-            {
-                const size_t i = size_t(y) * dim.x() + x;
-                mScratch[i] = resampleTemporal(frame, uint2(x, y), mReservoirs[i], mGenerators[i]);
-            }
-        });
+        forEachPixel(frame.dim, [&](uint2 pixel, size_t i) { mScratch[i] = resampleTemporal(frame, pixel, mReservoirs[i], mGenerators[i]); });
         mReservoirs.swap(mScratch);
     }
     const uint32_t spatialPasses = mOptions.mode == RTXDIMode::SpatialResampling          ? mOptions.spatialIterations
@@ -293,36 +306,27 @@ void RTXDIPass::execute(RenderContext*, const RenderData& renderData)
         resampleSpatial(frame, mReservoirs, mScratch);
         mReservoirs.swap(mScratch);
     }
-
-    shade(frame, renderData);
-    mPrevReservoirs = mReservoirs;
-    mHasHistory = true;
-    ++mFrameCount;
 }
 
 void RTXDIPass::loadSurfaces(const Frame& frame, const Texture& vbuffer)
 {
     const Camera& camera = frame.scene.getCamera();
     const std::vector<MaterialData>& materials = frame.scene.getMaterials();
-    parallelForRows(frame.dim.y(), [&](uint32_t y) {
-        for (uint32_t x = 0; x < frame.dim.x(); ++x)
-        {
-            const size_t i = size_t(y) * frame.dim.x() + x;
-            // Last frame's surfaces point at the materials of the scene as it is now.
-            Surface& prev = mPrevSurfaces[i];
-            prev.valid = prev.valid && prev.sd.materialID < materials.size();
-            if (prev.valid)
-                prev.sd.mtl = &materials[prev.sd.materialID];
+    forEachPixel(frame.dim, [&](uint2 pixel, size_t i) {
+        // Last frame's surfaces point at the materials of the scene as it is now.
+        Surface& prev = mPrevSurfaces[i];
+        prev.valid = prev.valid && prev.sd.materialID < materials.size();
+        if (prev.valid)
+            prev.sd.mtl = &materials[prev.sd.materialID];
 
-            Surface& s = mSurfaces[i];
-            const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            s.valid = hit.isValid();
-            if (!s.valid)
-                continue;
-            const Ray ray = camera.computeRayPinhole(uint2(x, y), frame.dim);
-            s.sd = loadShadingData(frame.scene, hit, ray.dir);
-            s.viewDepth = length(s.sd.posW - ray.origin);
-        }
+        Surface& s = mSurfaces[i];
+        const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, pixel.x(), pixel.y()));
+        s.valid = hit.isValid();
+        if (!s.valid)
+            return;
+        const Ray ray = camera.computeRayPinhole(pixel, frame.dim);
+        s.sd = loadShadingData(frame.scene, hit, ray.dir);
+        s.viewDepth = length(s.sd.posW - ray.origin);
     });
 }
 
@@ -497,31 +501,27 @@ void RTXDIPass::resampleSpatial(const Frame& frame, std::span<const Reservoir> i
 {
     constexpr uint32_t kMaxNeighbours = 25; // Falcor's upper bound on spatialSampleCount.
     const int width = int(frame.dim.x()), height = int(frame.dim.y());
-    parallelForRows(frame.dim.y(), [&](uint32_t y) {
-        for (uint32_t x = 0; x < frame.dim.x(); ++x)
+    forEachPixel(frame.dim, [&](uint2 pixel, size_t i) {
+        const Surface& s = mSurfaces[i];
+        if (!s.valid)
         {
-            const size_t i = size_t(y) * width + x;
-            const Surface& s = mSurfaces[i];
-            if (!s.valid)
-            {
-                out[i] = in[i];
-                continue;
-            }
-            UniformSampleGenerator& sg = mGenerators[i];
-            std::array<Neighbour, kMaxNeighbours> neighbours;
-            uint32_t count = 0;
-            for (uint32_t n = 0; n < std::min(mOptions.spatialSampleCount, kMaxNeighbours); ++n)
-            {
-                const float2 offset = sampleDiskConcentric(sampleNext2D(sg)) * mOptions.samplingRadius;
-                const int qx = int(x) + int(std::lround(offset.x())), qy = int(y) + int(std::lround(offset.y()));
-                if (qx < 0 || qy < 0 || qx >= width || qy >= height || (qx == int(x) && qy == int(y)))
-                    continue;
-                const size_t q = size_t(qy) * width + qx;
-                if (isSimilar(s, mSurfaces[q]))
-                    neighbours[count++] = {&in[q], &mSurfaces[q]};
-            }
-            out[i] = combine(frame, s, in[i], std::span(neighbours.data(), count), sg);
+            out[i] = in[i];
+            return;
         }
+        UniformSampleGenerator& sg = mGenerators[i];
+        std::array<Neighbour, kMaxNeighbours> neighbours;
+        uint32_t count = 0;
+        for (uint32_t n = 0; n < std::min(mOptions.spatialSampleCount, kMaxNeighbours); ++n)
+        {
+            const float2 offset = sampleDiskConcentric(sampleNext2D(sg)) * mOptions.samplingRadius;
+            const int qx = int(pixel.x()) + int(std::lround(offset.x())), qy = int(pixel.y()) + int(std::lround(offset.y()));
+            if (qx < 0 || qy < 0 || qx >= width || qy >= height || (qx == int(pixel.x()) && qy == int(pixel.y())))
+                continue;
+            const size_t q = size_t(qy) * width + qx;
+            if (isSimilar(s, mSurfaces[q]))
+                neighbours[count++] = {&in[q], &mSurfaces[q]};
+        }
+        out[i] = combine(frame, s, in[i], std::span(neighbours.data(), count), sg);
     });
 }
 

@@ -63,6 +63,9 @@ private:
     };
 
     void rebuildLights();
+    Frame makeFrame(uint2 dim, uint32_t seed, const Texture* mvec) const;
+    void resizeState(uint2 dim); ///< Per-pixel state for frames of `dim` (history restarts when it changes).
+    void resample(const Frame& frame); ///< Initial candidates, then the mode's temporal and spatial reuse.
     void loadSurfaces(const Frame& frame, const Texture& vbuffer);
     Reservoir sampleInitial(const Frame& frame, const Surface& s, UniformSampleGenerator& sg) const;
     bool sampleLocal(const Frame& frame, const Surface& s, UniformSampleGenerator& sg, LightSample& y) const;
