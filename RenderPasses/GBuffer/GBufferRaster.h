@@ -1,5 +1,6 @@
 #pragma once
 #include "RasterGBufferBase.h"
+#include <optional>
 
 namespace falcor
 {
@@ -26,7 +27,24 @@ public:
     void execute(RenderContext* pRenderContext, const RenderData& renderData) override;
 
 private:
-    void writeHit(uint2 pixel, const Ray& ray, const TriangleHit& hit, OutputRow& out) const;
+    /// One pixel of a quad row: its hit, camera ray, uv derivatives and shaded surface.
+    struct QuadPixel
+    {
+        TriangleHit hit;
+        Ray ray;
+        float2 ddxUV, ddyUV;
+        float3 ddxPos, ddyPos;
+        std::optional<Surface> surface;
+    };
+    /// Shades pixel rows 2·quadY and 2·quadY + 1 as a GPU shades 2x2 quads: every pixel's surface
+    /// first, then each pixel's outputs, derivatives taken against its quad neighbours.
+    void shadeQuadRow(std::span<Texture* const> outputs, uint32_t quadY, std::vector<QuadPixel>& pixels) const;
+    /// Hit, ray, derivatives and surface of one pixel (no surface where nothing was drawn).
+    void preparePixel(uint2 pixel, const Ray& ray, QuadPixel& out) const;
+    void writeHit(uint2 pixel, const QuadPixel& p, const QuadPixel& neighbourX, const QuadPixel& neighbourY, OutputRow& out) const;
+    /// The guide normal of a quad neighbour: its own when it shows the same triangle, else the
+    /// triangle extrapolated to it (a GPU's helper pixel).
+    float3 neighbourGuideNormal(const QuadPixel& p, const QuadPixel& neighbour, uint2 neighbourPixel) const;
     /// The hit's triangle at the center of another pixel (a quad neighbour).
     TriangleHit extrapolate(const TriangleHit& hit, uint2 pixel) const;
 };

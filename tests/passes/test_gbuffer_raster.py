@@ -151,7 +151,8 @@ def test_instanced_mirrored_alpha_tested_scene_matches_gbufferrt(tmp_path, cull)
 
 def test_alpha_test_off_matches_gbufferrt(tmp_path):
     props = {"useAlphaTest": False, "forceCullMode": True, "cull": "None"}
-    assert compare_with_raytraced(mixed_pyscene(tmp_path), props, props) < 0.05
+    # (odd sizes: the last row and column have helper pixels beyond the frame in their quads)
+    assert compare_with_raytraced(mixed_pyscene(tmp_path), props, props, size=(47, 39)) < 0.05
 
 
 def test_jittered_frames_match_gbufferrt():
@@ -311,7 +312,7 @@ def test_same_bits_on_any_thread_count(tmp_path):
         falcor.set_thread_count(threads)
         try:
             _, out = render_passes(scene, {"P": ("GBufferRaster", {"samplePattern": "Stratified", "sampleCount": 4}, outputs)},
-                                   size=(70, 40), frames=2)
+                                   size=(71, 41), frames=2)
             return [out[f"P.{o}"].tobytes() for o in outputs]
         finally:
             falcor.set_thread_count(2)
