@@ -12,10 +12,11 @@ namespace falcor
 /// useTraceRayInline and useDOF.
 ///
 /// Screen-space derivatives (texGrads, pnFwidth, linearZ.y, and the mip selection of material
-/// lookups) are a GPU's fine derivatives: differences across the pixel's 2x2 quad, the triangle's
-/// attributes extrapolated to the quad neighbours as a GPU's helper pixels do. Analytic plane
-/// derivatives would not match what Falcor's shaders compute for nonlinear values (guide normals,
-/// normalized vectors), and differences need no per-attribute derivation.
+/// lookups) are a GPU's fine derivatives: differences across the pixel's 2x2 quad. Pairs of rows
+/// are shaded together as quads; a neighbour showing another triangle (or none) is a helper pixel:
+/// the pixel's triangle extrapolated to it. Analytic plane derivatives would not match what
+/// Falcor's shaders compute for nonlinear values (guide normals), and differences need no
+/// per-attribute derivation.
 class GBufferRaster : public RasterGBufferBase
 {
     FALCOR_PLUGIN_CLASS(GBufferRaster, "GBufferRaster", "Rasterized G-buffer generation pass.");
