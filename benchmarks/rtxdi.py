@@ -20,10 +20,9 @@ Usage: PYTHONPATH=build/<dir>/python python benchmarks/rtxdi.py [--size 128] [--
 """
 from __future__ import annotations
 
-import numpy as np
-
 import common
 import falcor
+import numpy as np
 
 CORNELL = common.REPO_ROOT / "Scenes" / "CornellBox.pyscene"
 LUMA = np.array([0.2126, 0.7152, 0.0722])

@@ -8,10 +8,9 @@ reused over time and space), so its standard error comes from the spread of inde
 (graph seeds); the path tracer's frames are independent, so its error comes from their spread."""
 from pathlib import Path
 
+import falcor
 import numpy as np
 import pytest
-
-import falcor
 from helpers import run_mogwai
 
 ROOT = Path(__file__).resolve().parents[2]
