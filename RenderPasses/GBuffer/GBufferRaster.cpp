@@ -62,71 +62,14 @@ void GBufferRaster::execute(RenderContext*, const RenderData& renderData)
     if (!rasterizeFrame(renderData, outputs, renderData.getTexture("depth")))
         return;
     mComputeDOF = false;
-    // Pairs of rows: a task's pixel buffer serves all its quad rows.
-    const uint32_t quadRows = (mFrameDim.y() + 1) / 2;
-    parallelFor(quadRows, 2, [&](size_t begin, size_t end) {
-        std::vector<QuadPixel> pixels;
-        for (size_t quadY = begin; quadY < end; ++quadY)
-            shadeQuadRow(outputs, uint32_t(quadY), pixels);
-    });
-    ++mFrameCount;
-}
-
-void GBufferRaster::shadeQuadRow(std::span<Texture* const> outputs, uint32_t quadY, std::vector<QuadPixel>& pixels) const
-{
-    const uint32_t width = mFrameDim.x(), rows = std::min(2u, mFrameDim.y() - 2 * quadY);
-    pixels.resize(2 * size_t(width));
-    std::vector<Ray> rays(width);
-    for (uint32_t r = 0; r < 2; ++r)
-    {
-        // A frame of odd height still has whole quads: the row below the last is a helper row.
-        const uint32_t y = 2 * quadY + r;
-        generateRays(uint2(0, y), width, rays.data());
-        for (uint32_t x = 0; x < width; ++x)
-            preparePixel(uint2(x, y), rays[x], pixels[r * size_t(width) + x]);
-    }
-    for (uint32_t r = 0; r < rows; ++r)
-    {
-        const uint32_t y = 2 * quadY + r;
-        OutputRow row(outputs, y);
-        for (uint32_t x = 0; x < width; ++x)
-        {
-            const QuadPixel& p = pixels[r * size_t(width) + x];
-            if (!p.hit.isValid())
-            {
-                // Float channels start at 0; the raw ones are written.
-                row.set(kVBuffer, x, uint4(0u));
-                row.set(kMtlData, x, uint4(0u));
-                continue;
-            }
-            // A frame of odd width: the column right of the last is a helper column.
-            const QuadPixel& neighbourX = (x ^ 1u) < width ? pixels[r * size_t(width) + (x ^ 1u)] : p;
-            const QuadPixel& neighbourY = pixels[(r ^ 1u) * size_t(width) + x];
-            writeHit(uint2(x, y), p, neighbourX, neighbourY, row);
-        }
-        row.store();
-    }
-}
-
-void GBufferRaster::preparePixel(uint2 pixel, const Ray& ray, QuadPixel& out) const
-{
-    const uint32_t x = pixel.x(), y = pixel.y();
-    out.ray = ray;
-    out.hit = pixel.y() < mFrameDim.y() ? rasterHit(pixel) : TriangleHit{};
-    out.surface.reset();
-    if (!out.hit.isValid())
-        return;
-    // Positions and texture coordinates are linear in the barycentrics: their quad differences
-    // are the barycentrics' differences (the triangle extrapolated to the neighbours) along the
-    // triangle's edges.
-    const TriangleHit hitX = extrapolate(out.hit, uint2(x ^ 1u, y)), hitY = extrapolate(out.hit, uint2(x, y ^ 1u));
-    const float2 dbx = quadDifference(out.hit.barycentrics, hitX.barycentrics, x);
-    const float2 dby = quadDifference(out.hit.barycentrics, hitY.barycentrics, y);
-    const TriangleCorners c = getTriangleCorners(*mpScene, out.hit);
-    auto alongEdges = [](const auto* corner, const float2& db) { return (corner[1] - corner[0]) * db.x() + (corner[2] - corner[0]) * db.y(); };
-    out.ddxUV = alongEdges(c.texC, dbx), out.ddyUV = alongEdges(c.texC, dby);
-    out.ddxPos = alongEdges(c.posW, dbx), out.ddyPos = alongEdges(c.posW, dby);
-    out.surface.emplace(evalSurface(out.hit, mpScene->getVertexData(out.hit), ray.dir, TextureLod::gradients(out.ddxUV, out.ddyUV)));
+    shadeFrame(
+        outputs, {kNoChannel, kNoChannel}, [&](uint2 pixel, const Ray&) { return rasterHit(pixel); },
+        [&](uint2 pixel, const Ray& ray, const TriangleHit& hit, OutputRow& row) { writeHit(pixel, ray, hit, row); },
+        [&](uint2 pixel, const Ray&, OutputRow& row) {
+            // Float channels start at 0; the raw ones are written.
+            row.set(kVBuffer, pixel.x(), uint4(0u));
+            row.set(kMtlData, pixel.x(), uint4(0u));
+        });
 }
 
 TriangleHit GBufferRaster::extrapolate(const TriangleHit& hit, uint2 pixel) const
@@ -136,36 +79,43 @@ TriangleHit GBufferRaster::extrapolate(const TriangleHit& hit, uint2 pixel) cons
     return other;
 }
 
-void GBufferRaster::writeHit(uint2 pixel, const QuadPixel& p, const QuadPixel& neighbourX, const QuadPixel& neighbourY, OutputRow& out) const
+void GBufferRaster::writeHit(uint2 pixel, const Ray& ray, const TriangleHit& hit, OutputRow& out) const
 {
+    const Scene& scene = *mpScene;
     const uint32_t x = pixel.x(), y = pixel.y();
-    const Surface& s = *p.surface;
-    writeSurface(pixel, p.hit, s, out);
-    out.set(kViewW, x, toFloat4(-p.ray.dir, 0.f));
-    out.set(kTexGrads, x, float4(p.ddxUV.x(), p.ddxUV.y(), p.ddyUV.x(), p.ddyUV.y()));
+    // The quad neighbours exist even past the frame's edge (GPUs rasterize whole quads).
+    const uint2 pixelX(x ^ 1u, y), pixelY(x, y ^ 1u);
+    const TriangleHit hitX = extrapolate(hit, pixelX), hitY = extrapolate(hit, pixelY);
+    // Positions and texture coordinates are linear in the barycentrics: their quad differences
+    // are the barycentrics' differences along the triangle's edges.
+    const TriangleCorners c = getTriangleCorners(scene, hit);
+    const float2 dbx = quadDifference(hit.barycentrics, hitX.barycentrics, x), dby = quadDifference(hit.barycentrics, hitY.barycentrics, y);
+    auto alongEdges = [](const auto* corner, const float2& db) { return (corner[1] - corner[0]) * db.x() + (corner[2] - corner[0]) * db.y(); };
+    const float2 ddxUV = alongEdges(c.texC, dbx), ddyUV = alongEdges(c.texC, dby);
+    const float3 ddxPos = alongEdges(c.posW, dbx), ddyPos = alongEdges(c.posW, dby);
+
+    const Scene::VertexData v = scene.getVertexData(hit);
+    const TextureLod lod = TextureLod::gradients(ddxUV, ddyUV);
+    const Surface s = evalSurface(hit, v, ray.dir, lod);
+    writeSurface(pixel, hit, s, out);
+    out.set(kViewW, x, toFloat4(-ray.dir, 0.f));
+    out.set(kTexGrads, x, float4(ddxUV.x(), ddxUV.y(), ddyUV.x(), ddyUV.y()));
 
     // Falcor's linear z is SV_Position.z · SV_Position.w: the clip-space z of the point, affine in posW.
     const float4 zRow = mpScene->getCamera().getData().viewProjMatNoJitter[2];
     const float3 zAxis(zRow.x(), zRow.y(), zRow.z());
-    const float slope = std::fmax(std::fabs(dot(zAxis, p.ddxPos)), std::fabs(dot(zAxis, p.ddyPos)));
-    out.set(kLinearZ, x, float4(clipPosNoJitter(s.v.posW).z(), slope, 0.f, 0.f));
+    const float slope = std::fmax(std::fabs(dot(zAxis, ddxPos)), std::fabs(dot(zAxis, ddyPos)));
+    out.set(kLinearZ, x, float4(clipPosNoJitter(v.posW).z(), slope, 0.f, 0.f));
 
     if (!out.has(kPnFwidth))
-        return;
-    const float3 guideX = neighbourGuideNormal(p, neighbourX, uint2(x ^ 1u, y));
-    const float3 guideY = neighbourGuideNormal(p, neighbourY, uint2(x, y ^ 1u));
-    const float3 posFwidth = abs3(p.ddxPos) + abs3(p.ddyPos);
+        return; // The guide normals of the neighbours cost two more material evaluations.
+    const Camera& camera = scene.getCamera();
+    auto guideNormalAt = [&](const TriangleHit& h, uint2 p) {
+        return evalSurface(h, scene.getVertexData(h), camera.computeRayPinhole(p, mFrameDim).dir, lod).bsdf.guideNormal;
+    };
+    const float3 guideX = guideNormalAt(hitX, pixelX), guideY = guideNormalAt(hitY, pixelY);
+    const float3 posFwidth = abs3(ddxPos) + abs3(ddyPos);
     const float3 normalFwidth = abs3(quadDifference(s.bsdf.guideNormal, guideX, x)) + abs3(quadDifference(s.bsdf.guideNormal, guideY, y));
     out.set(kPnFwidth, x, float4(length(posFwidth), length(normalFwidth), 0.f, 0.f));
-}
-
-float3 GBufferRaster::neighbourGuideNormal(const QuadPixel& p, const QuadPixel& neighbour, uint2 neighbourPixel) const
-{
-    const TriangleHit& h = neighbour.hit;
-    if (&neighbour != &p && h.instanceID == p.hit.instanceID && h.primitiveIndex == p.hit.primitiveIndex)
-        return neighbour.surface->bsdf.guideNormal;
-    const TriangleHit helper = extrapolate(p.hit, neighbourPixel);
-    const Ray ray = mpScene->getCamera().computeRayPinhole(neighbourPixel, mFrameDim);
-    return evalSurface(helper, mpScene->getVertexData(helper), ray.dir, TextureLod::gradients(p.ddxUV, p.ddyUV)).bsdf.guideNormal;
 }
 } // namespace falcor
