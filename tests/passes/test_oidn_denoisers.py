@@ -72,15 +72,19 @@ def test_nrd_errors_name_pass_and_property(props, words):
     assert all(w in str(e.value) for w in words), str(e.value)
 
 
-def test_sdf_editor_says_why_it_is_unavailable():
+@pytest.mark.parametrize("pass_type, words, closest", [
+    ("SDFEditor", ("SDF grid", "interactive UI"), "SceneDebugger"),
+    ("WARDiffPathTracer", ("automatic differentiation", "forward only"), "PathTracer"),
+])
+def test_unavailable_passes_say_why(pass_type, words, closest):
     with pytest.raises(falcor.RuntimeError) as e:
-        falcor.createPass("SDFEditor")
+        falcor.createPass(pass_type)
     message = str(e.value)
-    assert "SDF grid" in message and "interactive UI" in message and "SceneDebugger" in message
+    assert all(w in message for w in words) and f"'{closest}'" in message
     assert "no such class" not in message
     g = falcor.RenderGraph("G")
-    with pytest.raises(falcor.RuntimeError, match="SceneDebugger"):
-        g.create_pass("Editor", "SDFEditor", {})
+    with pytest.raises(falcor.RuntimeError, match=closest):
+        g.create_pass("P", pass_type, {})
 
 
 @pytest.mark.parametrize("pass_type", ["OptixDenoiser", "NRD"])

@@ -39,6 +39,9 @@ std::string formatSeconds(double s)
 const std::map<std::string, std::string> kUnavailableClasses = {
     {"SDFEditor", "Falcor's SDFEditor edits SDF grids interactively in Mogwai's window; this engine has neither SDF grid "
                   "primitives nor an interactive UI. The closest pass offered is 'SceneDebugger' (false-color views of the scene)."},
+    {"WARDiffPathTracer", "Falcor's WARDiffPathTracer differentiates path tracing (warped-area reparameterization) with Slang's "
+                          "automatic differentiation on the GPU; this engine renders forward only. The closest pass offered is "
+                          "'PathTracer' (the same light transport, without gradients)."},
 };
 } // namespace
 
