@@ -1,0 +1,19 @@
+# VBufferRT with vbuffer (and its alpha), depth, mvec, viewW and mask marked.
+from falcor import *
+
+
+def render_graph_VBufferRT():
+    g = RenderGraph("VBufferRT")
+    g.create_pass("VBufferRT", "VBufferRT", {})
+    g.mark_output("VBufferRT.vbuffer")
+    g.mark_output("VBufferRT.vbuffer", TextureChannelFlags.Alpha)
+    for output in ["depth", "mvec", "viewW", "mask"]:
+        g.mark_output(f"VBufferRT.{output}")
+    return g
+
+
+VBufferRT = render_graph_VBufferRT()
+try:
+    m.addGraph(VBufferRT)
+except NameError:  # imported by a test script, which adds the graph itself
+    pass
