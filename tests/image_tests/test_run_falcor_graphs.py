@@ -13,7 +13,6 @@ import subprocess
 
 import numpy as np
 import pytest
-
 from helpers import mogwai_command, scaled_timeout
 
 from .test_run_image_tests import HERE, _process_report, media  # noqa: F401 (media is a fixture)
@@ -158,6 +157,20 @@ def test_raster_and_ray_traced_gbuffers_agree_on_depth(run):
     raster, traced = run["GBufferRaster/GBufferRaster.depth"], run["GBufferRT/GBufferRT.depth"]
     agree = float(np.mean(np.abs(raster - traced) < 1e-3))
     assert agree > 0.9, f"depth agrees on only {agree:.0%} of the pixels"
+
+
+def test_inline_ray_queries_give_the_same_buffers(run):
+    """useTraceRayInline changes how rays are traced, not what they hit (Falcor's references for both are shared)."""
+    for inline, pipeline in [("GBufferRTInline", "GBufferRT"), ("VBufferRTInline", "VBufferRT")]:
+        for output in run.outputs[inline]:
+            assert np.array_equal(run[f"{inline}/{output}"], run[f"{pipeline}/{output}"]), f"{inline}: {output} differs from {pipeline}'s"
+
+
+def test_raster_and_ray_traced_vbuffers_hit_the_same_triangles(run):
+    """The V-buffers' first two channels (instance and primitive index) agree almost everywhere."""
+    raster, traced = run["VBufferRaster/VBufferRaster.vbuffer"][..., :2], run["VBufferRT/VBufferRT.vbuffer"][..., :2]
+    agree = float(np.mean((raster == traced).all(axis=-1)))
+    assert agree > 0.95, f"the V-buffers agree on only {agree:.0%} of the pixels"
 
 
 def test_excluded_graphs_explain_their_missing_passes(run):
