@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 
+import falcor
 import numpy as np
 import pytest
 from helpers import mogwai_command, scaled_timeout
@@ -130,6 +131,14 @@ def test_all_graphs_run_with_finite_outputs(run):
             assert values.size > 0 and np.isfinite(values).all(), f"{graph}: {output} is not finite\n{summary(run)}"
             if output not in MAY_BE_ZERO:
                 assert values.any(), f"{graph}: {output} is all zero\n{summary(run)}"
+
+
+def test_graph_files_import_without_mogwai(run, media, monkeypatch):  # noqa: F811 (the imported fixture)
+    """Each file also defines its graph when a script imports it (no `m`): the same outputs Mogwai rendered."""
+    monkeypatch.setenv("FALCOR_MEDIA_FOLDERS", str(media.root))  # the image loaders read their files
+    for name in GRAPHS:
+        graph = falcor.RenderGraph.createFromFile(HERE / "graphs" / f"{name}.py")
+        assert [output for output, _ in graph.outputs] == run.outputs[name], name
 
 
 def test_lit_outputs_hold_light(run):
