@@ -19,7 +19,7 @@ try:
 except NameError:
     None
 
-if "m" in globals():
+if __name__ == "__main__" and "m" in globals():  # run by Mogwai (not loaded for its graph)
     m.loadScene("../Scenes/CornellBox.pyscene")
     m.resizeFrameBuffer(512, 512)
     m.frameCapture.outputDir = "captures"

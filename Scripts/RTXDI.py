@@ -31,7 +31,7 @@ try:
 except NameError:
     None
 
-if "m" in globals():
+if __name__ == "__main__" and "m" in globals():  # run by Mogwai (not loaded for its graph)
     frames = 16
     if m.scene is None:
         m.loadScene("../Scenes/CornellBox.pyscene")

@@ -23,7 +23,7 @@ try:
 except NameError:
     None
 
-if "m" in globals():
+if __name__ == "__main__" and "m" in globals():  # run by Mogwai (not loaded for its graph)
     m.resizeFrameBuffer(768, 384)
     m.frameCapture.outputDir = "captures"
     m.frameCapture.baseFilename = "ToneMapping"

@@ -57,12 +57,13 @@ def run_script(renderer, path) -> None:
 
 def create_graph_from_file(path):
     """RenderGraph.createFromFile: runs a graph script where `m.addGraph` collects graphs; returns
-    the last graph added (None if none)."""
+    the last graph added (None if none). The script runs as `__falcor_graph__`, not `__main__`, so
+    a render script's Mogwai part (`if __name__ == "__main__" and "m" in globals():`) is skipped."""
     path = Path(os.fspath(path))
     if not path.is_file():
         raise _ext.RuntimeError(f"Can't load render graph file '{path}': file not found.")
     added = []
-    g: dict = {"__name__": "__main__", "__file__": str(path.resolve())}
+    g: dict = {"__name__": "__falcor_graph__", "__file__": str(path.resolve())}
     exec("from falcor import *", g)
     g["m"] = types.SimpleNamespace(addGraph=added.append)
     exec(compile(path.read_text(), str(path), "exec"), g)

@@ -261,69 +261,12 @@ def test_without_a_scene_optix_denoiser_copies_and_nrd_clears():
 
 
 def test_path_tracer_nrd_script_graph_runs(reference):
-    """Falcor's scripts/PathTracerNRD.py (its five NRD passes, ModulateIllumination, DLSSPass and the
-    reference branch), built through the same calls."""
-    g = falcor.RenderGraph("PathTracerNRD")
-    passes = {
-        "GBufferRT": ("GBufferRT", {"samplePattern": "Halton", "sampleCount": 32, "useAlphaTest": True}),
-        "PathTracer": ("PathTracer", {"samplesPerPixel": 1, "maxSurfaceBounces": 10, "useRussianRoulette": True}),
-        "NRDDiffuseSpecular": ("NRD", {"maxIntensity": 250.0}),
-        "NRDDeltaReflection": ("NRD", {"method": "RelaxDiffuse", "maxIntensity": 250.0, "worldSpaceMotion": False,
-                                       "enableReprojectionTestSkippingWithoutMotion": True,
-                                       "spatialVarianceEstimationHistoryThreshold": 1}),
-        "NRDDeltaTransmission": ("NRD", {"method": "RelaxDiffuse", "maxIntensity": 250.0, "worldSpaceMotion": False,
-                                         "enableReprojectionTestSkippingWithoutMotion": True}),
-        "NRDReflectionMotionVectors": ("NRD", {"method": "SpecularReflectionMv", "worldSpaceMotion": False}),
-        "NRDTransmissionMotionVectors": ("NRD", {"method": "SpecularDeltaMv", "worldSpaceMotion": False}),
-        "ModulateIllumination": ("ModulateIllumination", {"useResidualRadiance": False}),
-        "DLSS": ("DLSSPass", {"enabled": True, "profile": "Balanced", "motionVectorScale": "Relative", "isHDR": True,
-                              "sharpness": 0.0, "exposure": 0.0}),
-        "ToneMapperNRD": ("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}),
-        "AccumulatePass": ("AccumulatePass", {"enabled": True, "precisionMode": "Single"}),
-        "ToneMapperReference": ("ToneMapper", {"autoExposure": False, "exposureCompensation": 0.0}),
-    }
-    for name, (pass_type, props) in passes.items():
-        g.addPass(falcor.createPass(pass_type, props), name)
-    nrd_edges = {
-        "NRDDiffuseSpecular": [("PathTracer.nrdDiffuseRadianceHitDist", "diffuseRadianceHitDist"),
-                               ("PathTracer.nrdSpecularRadianceHitDist", "specularRadianceHitDist"), ("GBufferRT.mvecW", "mvec"),
-                               ("GBufferRT.normWRoughnessMaterialID", "normWRoughnessMaterialID"), ("GBufferRT.linearZ", "viewZ")],
-        "NRDReflectionMotionVectors": [("PathTracer.nrdDeltaReflectionHitDist", "specularHitDist"), ("GBufferRT.linearZ", "viewZ"),
-                                       ("GBufferRT.normWRoughnessMaterialID", "normWRoughnessMaterialID"), ("GBufferRT.mvec", "mvec")],
-        "NRDDeltaReflection": [("PathTracer.nrdDeltaReflectionRadianceHitDist", "diffuseRadianceHitDist"),
-                               ("NRDReflectionMotionVectors.reflectionMvec", "mvec"),
-                               ("PathTracer.nrdDeltaReflectionNormWRoughMaterialID", "normWRoughnessMaterialID"),
-                               ("PathTracer.nrdDeltaReflectionPathLength", "viewZ")],
-        "NRDTransmissionMotionVectors": [("GBufferRT.posW", "deltaPrimaryPosW"), ("PathTracer.nrdDeltaTransmissionPosW", "deltaSecondaryPosW"),
-                                         ("GBufferRT.mvec", "mvec")],
-        "NRDDeltaTransmission": [("PathTracer.nrdDeltaTransmissionRadianceHitDist", "diffuseRadianceHitDist"),
-                                 ("NRDTransmissionMotionVectors.deltaMvec", "mvec"),
-                                 ("PathTracer.nrdDeltaTransmissionNormWRoughMaterialID", "normWRoughnessMaterialID"),
-                                 ("PathTracer.nrdDeltaTransmissionPathLength", "viewZ")],
-    }
-    g.addEdge("GBufferRT.vbuffer", "PathTracer.vbuffer")
-    g.addEdge("GBufferRT.viewW", "PathTracer.viewW")
-    for nrd, edges in nrd_edges.items():
-        for src, field in edges:
-            g.addEdge(src, f"{nrd}.{field}")
-    for src, field in [("PathTracer.nrdEmission", "emission"), ("PathTracer.nrdDiffuseReflectance", "diffuseReflectance"),
-                       ("NRDDiffuseSpecular.filteredDiffuseRadianceHitDist", "diffuseRadiance"),
-                       ("PathTracer.nrdSpecularReflectance", "specularReflectance"),
-                       ("NRDDiffuseSpecular.filteredSpecularRadianceHitDist", "specularRadiance"),
-                       ("PathTracer.nrdDeltaReflectionEmission", "deltaReflectionEmission"),
-                       ("PathTracer.nrdDeltaReflectionReflectance", "deltaReflectionReflectance"),
-                       ("NRDDeltaReflection.filteredDiffuseRadianceHitDist", "deltaReflectionRadiance"),
-                       ("PathTracer.nrdDeltaTransmissionEmission", "deltaTransmissionEmission"),
-                       ("PathTracer.nrdDeltaTransmissionReflectance", "deltaTransmissionReflectance"),
-                       ("NRDDeltaTransmission.filteredDiffuseRadianceHitDist", "deltaTransmissionRadiance"),
-                       ("PathTracer.nrdResidualRadianceHitDist", "residualRadiance")]:
-        g.addEdge(src, f"ModulateIllumination.{field}")
-    for src, dst in [("PathTracer.color", "AccumulatePass.input"), ("AccumulatePass.output", "ToneMapperReference.src"),
-                     ("GBufferRT.mvec", "DLSS.mvec"), ("GBufferRT.linearZ", "DLSS.depth"), ("ModulateIllumination.output", "DLSS.color"),
-                     ("DLSS.output", "ToneMapperNRD.src")]:
-        g.addEdge(src, dst)
-    for o in ("ToneMapperNRD.dst", "ToneMapperReference.dst", "ModulateIllumination.output"):
-        g.markOutput(o)
+    """Falcor's PathTracerNRD script (Scripts/PathTracerNRD.py: its five NRD passes,
+    ModulateIllumination, DLSSPass and the reference branch) denoises the path tracer's frame."""
+    g = falcor.RenderGraph.createFromFile(Path(__file__).resolve().parents[2] / "Scripts" / "PathTracerNRD.py")
+    for nrd in ("NRDDiffuseSpecular", "NRDDeltaReflection", "NRDDeltaTransmission", "NRDReflectionMotionVectors", "NRDTransmissionMotionVectors"):
+        assert g.getPass(nrd).type == "NRD"
+    g.markOutput("ModulateIllumination.output")
     m = falcor.Renderer(SIZE, SIZE)
     m.addGraph(g)
     m.loadScene(CORNELL)
