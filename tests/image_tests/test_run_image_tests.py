@@ -173,7 +173,8 @@ def write_scene_stand_ins(root: Path):
     # PathTracerAdaptive's density map: 0 on the left quarter (no samples), rising to the right.
     density = np.zeros((FRAME[1], FRAME[0]), np.uint8)
     density[:, FRAME[0] // 4:] = np.linspace(16, 255, FRAME[0] - FRAME[0] // 4).astype(np.uint8)
-    Image.fromarray(density).save(root / "density_map.png")
+    (root / "test_images").mkdir(exist_ok=True)
+    Image.fromarray(density).save(root / "test_images" / "density_map.png")  # where Falcor's graph looks
 
 
 class Media:

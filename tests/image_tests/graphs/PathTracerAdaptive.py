@@ -13,7 +13,7 @@ def render_graph_PathTracerAdaptive():
     g.add_edge("VBufferRT.mvec", "PathTracer.mvec")
     g.add_edge("PathTracer.color", "AccumulatePass.input")
     g.add_edge("AccumulatePass.output", "ToneMapper.src")
-    g.create_pass("DensityMap", "ImageLoader", {"filename": "density_map.png", "srgb": False, "mips": False})
+    g.create_pass("DensityMap", "ImageLoader", {"filename": "test_images/density_map.png", "srgb": False, "mips": False})
     g.create_pass("SampleCount", "Composite", {"scaleA": 16.0, "outputFormat": "Unknown"})
     g.add_edge("DensityMap.dst", "SampleCount.A")
     g.add_edge("SampleCount.out", "PathTracer.sampleCount")
