@@ -189,17 +189,19 @@ void NRDPass::execute(RenderContext* pRenderContext, const RenderData& renderDat
     if (!mEnabled)
         return copyInputs(pRenderContext, renderData);
 
-    const Texture& normalRoughness = *renderData[kNormalRoughnessMaterialID];
     switch (mMethod)
     {
     case Method::SpecularReflectionMv:
         return computeReflectionMotion(renderData);
     case Method::SpecularDeltaMv:
-        return computeDeltaMotion(renderData);
+        return computeDeltaMotion(renderData); // (it has no normal/roughness input)
     default:
+    {
+        const Texture& normalRoughness = *renderData[kNormalRoughnessMaterialID];
         denoiseSignal(*renderData[kDiffuseRadianceHitDist], normalRoughness, *renderData[kFilteredDiffuse], mDiffuseFilter);
         if (hasSpecularRadiance())
             denoiseSignal(*renderData[kSpecularRadianceHitDist], normalRoughness, *renderData[kFilteredSpecular], mSpecularFilter);
+    }
     }
 }
 
