@@ -469,14 +469,16 @@ void Scene::restoreFrameState(FrameState state)
     for (PosedVertices& v : state.posedVertices)
     {
         Mesh& mesh = mMeshes.at(v.meshID);
-        if (!(v.positions == mesh.positions))
-            reposed.push_back(v.meshID);
+        const bool changed = !(v.positions == mesh.positions);
         mesh.positions = std::move(v.positions);
         mesh.normals = std::move(v.normals);
         mesh.prevPositions = std::move(v.prevPositions);
         mesh.tangents = std::move(v.tangents);
-        if (!reposed.empty() && reposed.back() == v.meshID)
+        if (changed)
+        {
             updateMeshBounds(mesh);
+            reposed.push_back(v.meshID);
+        }
     }
     mInstances = std::move(state.instances);
     mMovedMeshes = std::move(state.movedMeshes);
