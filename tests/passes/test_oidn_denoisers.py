@@ -148,8 +148,23 @@ def reference():
 
 
 def mse(image, reference):
-    """Over colors clipped to [0, 1], as displayed: the light (radiance ~17) would dominate otherwise."""
-    return float(np.mean((np.clip(image, 0, 1) - np.clip(reference, 0, 1)) ** 2))
+    """ErrorMeasurePass's mean squared RGB error over colors clipped to [0, 1], as displayed (the
+    light, radiance ~17, would dominate otherwise); checked against numpy's."""
+    h, w = image.shape[:2]
+    for key, rgb in (("mse_source", image), ("mse_reference", reference)):
+        helpers.ArraySource.images[key] = np.concatenate([np.clip(rgb, 0, 1), np.ones((h, w, 1))], axis=2).astype(np.float32)
+    g = falcor.RenderGraph("ErrorMeasure")
+    g.create_pass("Source", "ArraySource", {"key": "mse_source"})
+    g.create_pass("Reference", "ArraySource", {"key": "mse_reference"})
+    g.create_pass("E", "ErrorMeasurePass", {"ComputeSquaredDifference": True, "ComputeAverage": True, "ReportRunningError": False})
+    g.add_edge("Source.out", "E.Source")
+    g.add_edge("Reference.out", "E.Reference")
+    g.mark_output("E.Output")
+    g.resize(w, h)
+    g.execute()
+    error = float(g.getPass("E").avgError)
+    assert error == pytest.approx(float(np.mean((np.clip(image, 0, 1) - np.clip(reference, 0, 1)) ** 2)), rel=1e-4)
+    return error
 
 
 def test_optix_denoiser_reduces_the_error_of_one_sample(frames, reference):
