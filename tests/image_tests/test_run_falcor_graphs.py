@@ -133,12 +133,18 @@ def test_all_graphs_run_with_finite_outputs(run):
                 assert values.any(), f"{graph}: {output} is all zero\n{summary(run)}"
 
 
-def test_graph_files_import_without_mogwai(run, media, monkeypatch):  # noqa: F811 (the imported fixture)
+def test_graph_files_import_without_mogwai(run, media):  # noqa: F811 (the imported fixture)
     """Each file also defines its graph when a script imports it (no `m`): the same outputs Mogwai rendered."""
-    monkeypatch.setenv("FALCOR_MEDIA_FOLDERS", str(media.root))  # the image loaders read their files
-    for name in GRAPHS:
-        graph = falcor.RenderGraph.createFromFile(HERE / "graphs" / f"{name}.py")
-        assert [output for output, _ in graph.outputs] == run.outputs[name], name
+    # The image loaders read their files from the media folder. (FALCOR_MEDIA_FOLDERS is read once
+    # per process, possibly by an earlier test: the folder is searched through this thread instead.)
+    resolver = falcor.AssetResolver.default_resolver
+    resolver.push_thread_search_path(str(media.root))
+    try:
+        for name in GRAPHS:
+            graph = falcor.RenderGraph.createFromFile(HERE / "graphs" / f"{name}.py")
+            assert [output for output, _ in graph.outputs] == run.outputs[name], name
+    finally:
+        resolver.pop_thread_search_path()
 
 
 def test_lit_outputs_hold_light(run):
