@@ -120,25 +120,28 @@ FALCOR_VECTOR_INLINE constexpr T dot(const vector<T, N>& a, const vector<T, N>& 
 template<typename T, int N>
 FALCOR_VECTOR_INLINE constexpr vector<T, N> min(const vector<T, N>& a, const vector<T, N>& b)
 {
+    using std::min; // Lanes (Utils/Simd/Lane.h) bring their own, found by argument-dependent lookup.
     vector<T, N> r;
     for (int i = 0; i < N; ++i)
-        r.data[i] = std::min(a.data[i], b.data[i]);
+        r.data[i] = min(a.data[i], b.data[i]);
     return r;
 }
 
 template<typename T, int N>
 FALCOR_VECTOR_INLINE constexpr vector<T, N> max(const vector<T, N>& a, const vector<T, N>& b)
 {
+    using std::max;
     vector<T, N> r;
     for (int i = 0; i < N; ++i)
-        r.data[i] = std::max(a.data[i], b.data[i]);
+        r.data[i] = max(a.data[i], b.data[i]);
     return r;
 }
 
 template<typename T, int N>
 FALCOR_VECTOR_INLINE constexpr vector<T, N> clamp(const vector<T, N>& a, T lo, T hi)
 {
-    return map(a, [=](T v) { return std::clamp(v, lo, hi); });
+    using std::clamp;
+    return map(a, [=](T v) { return clamp(v, lo, hi); });
 }
 
 template<typename T, int N>
@@ -159,13 +162,15 @@ FALCOR_VECTOR_INLINE vector<T, N> pow(const vector<T, N>& a, const vector<T, N>&
 template<typename T, int N>
 FALCOR_VECTOR_INLINE vector<T, N> abs(const vector<T, N>& a)
 {
-    return map(a, [](T v) { return std::abs(v); });
+    using std::abs;
+    return map(a, [](T v) { return abs(v); });
 }
 
 template<typename T, int N>
 FALCOR_VECTOR_INLINE T length(const vector<T, N>& a)
 {
-    return std::sqrt(dot(a, a));
+    using std::sqrt;
+    return sqrt(dot(a, a));
 }
 
 template<typename T, int N>
