@@ -46,7 +46,7 @@ __all__ = [
     "TriangleAccel", "content_checksum", "createPass", "expand_flat", "generate_tangents", "get_format_desc",
     "get_plugin_search_paths", "get_render_pass_types", "get_thread_count", "loadPlugin",
     "loadRenderPassLibrary", "load_all_plugins", "load_plugin", "read_image", "register_render_pass",
-    "rendering", "set_thread_count",
+    "rendering", "set_thread_count", "host_isa", "active_isa", "set_isa_limit",
     # falcor.math_types
     "bool2", "bool3", "bool4", "int2", "int3", "int4", "uint2", "uint3", "uint4", "float2", "float3",
     "float4", "float16_t", "float16_t2", "float16_t3", "float16_t4", "float3x3", "float3x4", "float4x4",

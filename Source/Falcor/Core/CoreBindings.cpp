@@ -1,3 +1,4 @@
+#include "Core/Isa.h"
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
 #include "Core/PythonHelpers.h"
@@ -147,6 +148,24 @@ void registerCoreBindings(py::module_& m)
         py::gil_scoped_release release;
         ThreadPool::get().setThreadCount(n);
     }, "count"_a, "Sets the number of render threads. Images are bit-identical for any count.");
+
+    // ---- Instruction set of the CPU kernels (extension: Falcor's kernels run on the GPU) ----
+    activeIsa(); // Reads FALCOR_ISA now, so a bad value fails the import with its message.
+    m.def("host_isa", [] { return std::string(isaName(hostIsa())); },
+          "Best instruction set of this CPU: 'sse2', 'avx2' or 'avx512'.");
+    m.def("active_isa", [] { return std::string(isaName(activeIsa())); },
+          "Instruction set the kernels run with: host_isa() capped by the limit (FALCOR_ISA or set_isa_limit).");
+    m.def("set_isa_limit", [](std::optional<std::string> name) {
+        std::optional<Isa> limit;
+        if (name)
+        {
+            limit = parseIsa(*name);
+            if (!limit)
+                throw py::value_error(concat("set_isa_limit: name='", *name, "' is not an instruction set; accepted: ",
+                                             isaNameList(), ", or None for no limit."));
+        }
+        setIsaLimit(limit);
+    }, "name"_a, "Caps the kernels' instruction set (a limit above host_isa() means the host's). Results are bit-identical for every ISA.");
 
     // ---- Compute kernels compiled at run time (falcor.compute) ----
     m.def("_dispatch_kernel", [](uintptr_t kernel, std::array<uint32_t, 3> groups, uintptr_t entryPointParams, uintptr_t globals) {
