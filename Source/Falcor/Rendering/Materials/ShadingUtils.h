@@ -63,27 +63,41 @@ inline ShadingFrame computeShadingFrame(const ShadingData& sd, const TextureLod&
     return sf;
 }
 
+/// a != b for masks: per lane for lane masks.
+FALCOR_LANE_INLINE bool masksDiffer(bool a, bool b)
+{
+    return a != b;
+}
+template<int W>
+FALCOR_LANE_INLINE LaneMask<W> masksDiffer(const LaneMask<W>& a, const LaneMask<W>& b)
+{
+    return LaneMask<W>(a.m ^ b.m);
+}
+
 /// Whether wi (= sd.V) and wo may be connected by reflection or transmission: both clear of the
 /// shading plane, on the geometric sides the event needs, and the shading normal on the viewer's
 /// geometric side (back faces are black). With `fullSphere` (two-sided BSDFs whose shading
 /// normal is not flipped), wi may lie below the shading plane and back faces are not black.
-inline bool isValidHemisphereReflectionOrTransmission(const ShadingData& sd, const ShadingFrame& sf, const float3& wiLocal,
-                                                      const float3& woLocal, const float3& wo, bool fullSphere = false)
+/// Per lane when F is a lane type (`sd` and `sf` then hold lanes too).
+template<typename SD, typename Frame, typename F>
+MaskOf<F> isValidHemisphereReflectionOrTransmission(const SD& sd, const Frame& sf, const vector<F, 3>& wiLocal, const vector<F, 3>& woLocal,
+                                                    const vector<F, 3>& wo, bool fullSphere = false)
 {
-    const float cosThetaI = fullSphere ? std::abs(wiLocal.z()) : wiLocal.z();
-    if (std::min(cosThetaI, std::abs(woLocal.z())) < kMinCosTheta)
-        return false;
-    const bool isTransmission = wiLocal.z() * woLocal.z() < 0.f;
-    const bool wiTop = sd.frontFacing;
-    const bool woTop = dot(wo, sd.faceN) >= 0.f;
-    if ((wiTop != woTop) != isTransmission)
-        return false;
-    return fullSphere || wiTop == (dot(sf.N, sd.faceN) >= 0.f);
+    const F cosThetaI = fullSphere ? abs(wiLocal.z()) : wiLocal.z();
+    const MaskOf<F> clear = !(min(cosThetaI, abs(woLocal.z())) < kMinCosTheta);
+    const MaskOf<F> isTransmission = wiLocal.z() * woLocal.z() < 0.f;
+    const MaskOf<F> wiTop = sd.frontFacing;
+    const MaskOf<F> woTop = dot(wo, sd.faceN) >= 0.f;
+    const MaskOf<F> sidesMatch = !masksDiffer(masksDiffer(wiTop, woTop), isTransmission);
+    if (fullSphere)
+        return clear && sidesMatch;
+    return clear && sidesMatch && !masksDiffer(wiTop, MaskOf<F>(dot(sf.N, sd.faceN) >= 0.f));
 }
 
 /// As above, for reflection only.
-inline bool isValidHemisphereReflection(const ShadingData& sd, const ShadingFrame& sf, const float3& wiLocal, const float3& woLocal,
-                                        const float3& wo)
+template<typename SD, typename Frame, typename F>
+MaskOf<F> isValidHemisphereReflection(const SD& sd, const Frame& sf, const vector<F, 3>& wiLocal, const vector<F, 3>& woLocal,
+                                      const vector<F, 3>& wo)
 {
     return woLocal.z() > 0.f && isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo);
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include "Utils/Math/Vector.h"
+#include "Utils/Simd/Lane.h"
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -74,27 +75,28 @@ FALCOR_VECTOR_INLINE float3 crossAnyScale(const float3& a, const float3& b)
     return crossRescaled(a, b, c);
 }
 
-/// Shirley-Chiu concentric map onto the unit disc (area-preserving, low distortion).
-inline float2 sampleDiskConcentric(float2 u)
+/// Shirley-Chiu concentric map onto the unit disc (area-preserving, low distortion). Per lane
+/// when F is a lane type.
+template<typename F>
+vector<F, 2> sampleDiskConcentric(const vector<F, 2>& u01)
 {
-    u = u * 2.f - float2(1.f);
-    if (u.x() == 0.f && u.y() == 0.f)
-        return u;
-    float r, phi;
-    if (std::abs(u.x()) > std::abs(u.y()))
-        r = u.x(), phi = (kPi / 4.f) * (u.y() / u.x());
-    else
-        r = u.y(), phi = (kPi / 2.f) - (kPi / 4.f) * (u.x() / u.y());
-    return float2(std::cos(phi), std::sin(phi)) * r;
+    const vector<F, 2> u = u01 * F(2.f) - vector<F, 2>(F(1.f));
+    const auto xMajor = abs(u.x()) > abs(u.y());
+    const F r = select(xMajor, u.x(), u.y());
+    const F ratio = select(xMajor, u.y(), u.x()) / r; // NaN at the centre, which keeps u.
+    const F phi = select(xMajor, (kPi / 4.f) * ratio, (kPi / 2.f) - (kPi / 4.f) * ratio);
+    const vector<F, 2> d(mapLanes(phi, [](float a) { return std::cos(a); }) * r, mapLanes(phi, [](float a) { return std::sin(a); }) * r);
+    return select(u.x() == 0.f && u.y() == 0.f, u, d);
 }
 
 /// Cosine-weighted direction about +z by lifting the concentric disc; pdf = z / π.
-inline float3 sampleCosineHemisphereConcentric(float2 u, float& pdf)
+template<typename F>
+vector<F, 3> sampleCosineHemisphereConcentric(const vector<F, 2>& u, F& pdf)
 {
-    const float2 d = sampleDiskConcentric(u);
-    const float z = std::sqrt(std::max(0.f, 1.f - dot(d, d)));
+    const vector<F, 2> d = sampleDiskConcentric(u);
+    const F z = sqrt(max(F(0.f), 1.f - dot(d, d)));
     pdf = z * kInvPi;
-    return float3(d.x(), d.y(), z);
+    return vector<F, 3>(d.x(), d.y(), z);
 }
 
 /// Uniform direction on the unit sphere; pdf = 1 / 4π.
