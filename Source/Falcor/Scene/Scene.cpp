@@ -26,21 +26,11 @@ AABB transformBounds(const AABB& box, const float4x4& m)
     return r;
 }
 
-// Inlined: called several times per hit on every path vertex.
+/// The value at `bary` of the vertex attribute `values` over triangle `tri`.
 template<typename T>
-FALCOR_VECTOR_INLINE T interpolate(const HugePageVector<T>& values, const uint3& tri, float2 bary)
+T interpolate(const HugePageVector<T>& values, const uint3& tri, float2 bary)
 {
-    const float w0 = 1.f - bary.x() - bary.y();
-    return values[tri.x()] * w0 + values[tri.y()] * bary.x() + values[tri.z()] * bary.y();
-}
-
-/// A unit vector at any scene scale, or v itself when it is zero (an invalid tangent stays zero).
-FALCOR_VECTOR_INLINE float3 safeNormalize(const float3& v)
-{
-    const float lengthSq = dot(v, v);
-    if (isNormalFinite(lengthSq)) [[likely]]
-        return v / std::sqrt(lengthSq);
-    return v == float3(0.f) ? v : normalizeRescaled(v);
+    return interpolateBarycentric({values[tri.x()], values[tri.y()], values[tri.z()]}, bary);
 }
 
 void insertSorted(std::vector<uint32_t>& ids, uint32_t id)
@@ -505,28 +495,6 @@ void Scene::restoreFrameState(FrameState state)
 }
 
 // ---- Geometry at hits and ray queries ---------------------------------------------------------
-
-Scene::VertexData Scene::getVertexData(const TriangleHit& hit) const
-{
-    const Instance& inst = mInstances.at(hit.instanceID);
-    const Mesh& mesh = mMeshes[inst.meshID];
-    const uint3& tri = mesh.triangles.at(hit.primitiveIndex);
-    const float3 p0 = mesh.positions[tri.x()], p1 = mesh.positions[tri.y()], p2 = mesh.positions[tri.z()];
-    const float3 posO = interpolate(mesh.positions, tri, hit.barycentrics), normalO = interpolate(mesh.normals, tri, hit.barycentrics);
-    const float4 t = interpolate(mesh.tangents, tri, hit.barycentrics);
-    // Face normal in object space (front side per the mesh's winding), then to world space: the
-    // normal matrix keeps it on the front side even when the instance mirrors.
-    const float3 n = crossAnyScale(p1 - p0, p2 - p0), faceO = mesh.frontFaceCW ? -n : n;
-    VertexData v;
-    // The identity (static meshes, pre-transformed) would give the same values: x·1 + y·0 + ... = x.
-    v.posW = inst.identity ? posO : transformPoint(inst.worldMatrix, posO);
-    v.normalW = safeNormalize(inst.identity ? normalO : mul(inst.normalMatrix, normalO));
-    const float3 tw = safeNormalize(inst.identity ? t.xyz() : transformVector(inst.worldMatrix, t.xyz()));
-    v.tangentW = float4(tw.x(), tw.y(), tw.z(), t.w() > 0.f ? 1.f : t.w() < 0.f ? -1.f : 0.f); // 0 marks an invalid tangent
-    v.texC = interpolate(mesh.texCrds, tri, hit.barycentrics);
-    v.faceNormalW = safeNormalize(inst.identity ? faceO : mul(inst.normalMatrix, faceO));
-    return v;
-}
 
 Scene::VertexData Scene::getVertexData(const TriangleHit& hit, const float3& rayDir) const
 {

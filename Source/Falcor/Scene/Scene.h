@@ -5,8 +5,10 @@
 #include "Scene/EnvMap.h"
 #include "Scene/Light.h"
 #include "Scene/Material.h"
+#include "Scene/SceneMath.h"
 #include "Scene/SceneUpdateFlags.h"
 #include "Scene/Skinning.h"
+#include "Scene/TriangleHitLanes.h"
 #include "Utils/HugePageAllocator.h"
 #include "Utils/Math/AABB.h"
 #include "Utils/Serialization/ByteStream.h"
@@ -91,16 +93,19 @@ public:
         bool frontFaceCW = false;
     };
 
-    /// Geometry at a hit, in world space (Falcor's VertexData).
-    struct VertexData
+    /// Geometry at a hit, in world space (Falcor's VertexData); at one hit per lane when F is a
+    /// lane type (Utils/Simd/Lane.h).
+    template<typename F>
+    struct VertexDataT
     {
-        float3 posW;
-        float3 normalW;     ///< Interpolated shading normal (normalized).
-        float4 tangentW;    ///< Interpolated tangent (normalized xyz; w = bitangent sign).
-        float2 texC;
-        float3 faceNormalW; ///< Geometric normal, oriented like the front face (normalized).
-        bool frontFacing = true; ///< Set by `getVertexData(hit, rayDir)`: the ray hit the front face.
+        vector<F, 3> posW;
+        vector<F, 3> normalW;     ///< Interpolated shading normal (normalized).
+        vector<F, 4> tangentW;    ///< Interpolated tangent (normalized xyz; w = bitangent sign, 0 when invalid).
+        vector<F, 2> texC;
+        vector<F, 3> faceNormalW; ///< Geometric normal, oriented like the front face (normalized).
+        MaskOf<F> frontFacing = true; ///< Set by `getVertexData(hit, rayDir)`: the ray hit the front face.
     };
+    using VertexData = VertexDataT<float>;
 
     Scene() = default;
     Scene(const Scene&) = delete; ///< Holds references to itself (alpha test), so it stays put.
@@ -223,7 +228,12 @@ public:
     uint64_t getUpdateCount() const { return mUpdateCount; }
 
     // ---- Geometry at hits and ray queries ------------------------------------------------
-    VertexData getVertexData(const TriangleHit& hit) const;
+    VertexData getVertexData(const TriangleHit& hit) const { return getVertexData(TriangleHitLanes<float>(hit)); }
+    /// The vertex data of one hit per lane (each lane reads its own instance and mesh), or of one
+    /// hit (F = float: the call above). Lanes outside `active` may hold any IDs, even invalid
+    /// ones: they compute a copy of an active lane. Inline: every path vertex calls it.
+    template<typename F>
+    VertexDataT<F> getVertexData(const TriangleHitLanes<F>& hit, const MaskOf<F>& active = true) const;
     /// As above, also deciding `frontFacing` for a ray travelling along `rayDir`.
     VertexData getVertexData(const TriangleHit& hit, const float3& rayDir) const;
     /// World position of the hit point in the previous frame (instance matrix and, for skinned
@@ -248,6 +258,32 @@ private:
     private:
         const Scene& mScene;
     };
+
+    /// What getVertexData reads of a hit's triangle: its vertices and its instance's flags.
+    template<typename F>
+    struct HitTriangleT
+    {
+        vector<F, 3> positions[3], normals[3];
+        vector<F, 4> tangents[3];
+        vector<F, 2> texCrds[3];
+        MaskOf<F> identity, frontFaceCW; ///< Instance::identity, Mesh::frontFaceCW.
+        void setLane(int i, const HitTriangleT<float>& s);
+    };
+    /// The world and normal matrices of a hit's instance.
+    template<typename F>
+    struct HitTransformT
+    {
+        matrix<F, 4, 4> world;
+        matrix<F, 3, 3> normal;
+        void setLane(int i, const HitTransformT<float>& s);
+    };
+    HitTriangleT<float> fetchHitTriangle(uint32_t instanceID, uint32_t primitiveIndex) const;
+    HitTransformT<float> fetchHitTransform(uint32_t instanceID) const;
+    /// Each lane's triangle (see getVertexData for `active`).
+    template<typename F>
+    HitTriangleT<F> fetchHitTriangles(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const;
+    template<typename F>
+    HitTransformT<F> fetchHitTransforms(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const;
 
     void buildAccel();
     /// Brings the bottom levels of the meshes whose vertices moved up to date: a new tree for
@@ -292,4 +328,118 @@ private:
     uint64_t mUpdateCount = 0;
 };
 
+// ---- Vertex data at hits: one implementation for one hit and for one hit per lane ------------
+
+inline Scene::HitTriangleT<float> Scene::fetchHitTriangle(uint32_t instanceID, uint32_t primitiveIndex) const
+{
+    const Instance& inst = mInstances.at(instanceID);
+    const Mesh& mesh = mMeshes[inst.meshID];
+    const uint3& tri = mesh.triangles.at(primitiveIndex);
+    HitTriangleT<float> t;
+    for (int k = 0; k < 3; ++k)
+    {
+        t.positions[k] = mesh.positions[tri[k]];
+        t.normals[k] = mesh.normals[tri[k]];
+        t.tangents[k] = mesh.tangents[tri[k]];
+        t.texCrds[k] = mesh.texCrds[tri[k]];
+    }
+    t.identity = inst.identity;
+    t.frontFaceCW = mesh.frontFaceCW;
+    return t;
+}
+
+inline Scene::HitTransformT<float> Scene::fetchHitTransform(uint32_t instanceID) const
+{
+    const Instance& inst = mInstances.at(instanceID);
+    return {inst.worldMatrix, inst.normalMatrix};
+}
+
+template<typename F>
+void Scene::HitTriangleT<F>::setLane(int i, const HitTriangleT<float>& s)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int c = 0; c < 3; ++c)
+            positions[k][c].set(i, s.positions[k][c]), normals[k][c].set(i, s.normals[k][c]);
+        for (int c = 0; c < 4; ++c)
+            tangents[k][c].set(i, s.tangents[k][c]);
+        for (int c = 0; c < 2; ++c)
+            texCrds[k][c].set(i, s.texCrds[k][c]);
+    }
+    identity.set(i, s.identity);
+    frontFaceCW.set(i, s.frontFaceCW);
+}
+
+template<typename F>
+void Scene::HitTransformT<F>::setLane(int i, const HitTransformT<float>& s)
+{
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c)
+            world[r][c].set(i, s.world[r][c]);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            normal[r][c].set(i, s.normal[r][c]);
+}
+
+template<typename F>
+Scene::HitTriangleT<F> Scene::fetchHitTriangles(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const
+{
+    if constexpr (kLaneWidth<F> == 1)
+        return fetchHitTriangle(hit.instanceID, hit.primitiveIndex);
+    else
+    {
+        HitTriangleT<F> t;
+        forEachHitLane(hit, active, [&](int i, uint32_t instanceID, uint32_t primitiveIndex) { t.setLane(i, fetchHitTriangle(instanceID, primitiveIndex)); });
+        return t;
+    }
+}
+
+template<typename F>
+Scene::HitTransformT<F> Scene::fetchHitTransforms(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const
+{
+    if constexpr (kLaneWidth<F> == 1)
+        return fetchHitTransform(hit.instanceID);
+    else
+    {
+        HitTransformT<F> m;
+        forEachHitLane(hit, active, [&](int i, uint32_t instanceID, uint32_t) { m.setLane(i, fetchHitTransform(instanceID)); });
+        return m;
+    }
+}
+
+template<typename F>
+Scene::VertexDataT<F> Scene::getVertexData(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const
+{
+    using F3 = vector<F, 3>;
+    VertexDataT<F> v;
+    if (!any(active))
+        return v;
+    const HitTriangleT<F> tri = fetchHitTriangles(hit, active);
+    const vector<F, 2>& b = hit.barycentrics;
+    const F3 posO = interpolateBarycentric(tri.positions, b), normalO = interpolateBarycentric(tri.normals, b);
+    const vector<F, 4> t = interpolateBarycentric(tri.tangents, b);
+    // Face normal in object space (front side per the mesh's winding), then to world space: the
+    // normal matrix keeps it on the front side even when the instance mirrors.
+    const F3 n = crossAnyScale(tri.positions[1] - tri.positions[0], tri.positions[2] - tri.positions[0]);
+    const F3 faceO = select(tri.frontFaceCW, -n, n);
+    F3 posW = posO, normalW = normalO, tangentW = t.xyz(), faceW = faceO;
+    // Identity instances (static meshes, pre-transformed) skip the transforms, whose products
+    // with 1 and 0 would only differ for signed zeros and infinities.
+    if (!all(tri.identity))
+    {
+        const HitTransformT<F> m = fetchHitTransforms(hit, active);
+        posW = select(tri.identity, posO, transformPoint(m.world, posO));
+        normalW = select(tri.identity, normalO, mul(m.normal, normalO));
+        tangentW = select(tri.identity, t.xyz(), transformVector(m.world, t.xyz()));
+        faceW = select(tri.identity, faceO, mul(m.normal, faceO));
+    }
+    v.posW = posW;
+    v.normalW = safeNormalize(normalW);
+    const F3 tw = safeNormalize(tangentW);
+    const F sign = select(t.w() > 0.f, F(1.f), select(t.w() < 0.f, F(-1.f), F(0.f))); // 0 marks an invalid tangent
+    v.tangentW = vector<F, 4>(tw.x(), tw.y(), tw.z(), sign);
+    v.texC = interpolateBarycentric(tri.texCrds, b);
+    v.faceNormalW = safeNormalize(faceW);
+    return v;
+}
 } // namespace falcor

@@ -6,6 +6,7 @@
 #include "Scene/MeshProcessing.h"
 #include "Scene/Scene.h"
 #include "Scene/SceneMath.h"
+#include "Scene/SurfaceLanesCheck.h"
 #include <pybind11/numpy.h>
 #include <cmath>
 #include <cstring>
@@ -630,6 +631,73 @@ void registerSceneBindings(py::module_& m)
     }, "direction"_a);
     scene.def("cast_rays", &castRays, "origins"_a, "directions"_a, "t_min"_a = 0.f, "t_max"_a = INFINITY, "any_hit"_a = false,
               "Batch ray query: closest hits (t, instance_id, primitive_index, barycentrics, hit) or, with any_hit, only hit.");
+
+    // ---- Test hooks: the surface code over lanes against its one-path form (Scene/SurfaceLanesCheck.h) ----
+    // Each returns {field: (N, words) uint32 array of its bits}; `scalar` runs the one-path functions,
+    // else the lane kernels of the active ISA.
+    const auto fieldArrays = [](size_t count, const auto& visitOnce, const auto& fill) {
+        std::vector<std::pair<std::string, size_t>> fields;
+        visitOnce([&](const char* name, const auto& value) {
+            uint32_t scratch[16];
+            LaneWordWriter w{0, scratch};
+            w(name, value);
+            fields.emplace_back(name, size_t(w.out - scratch));
+        });
+        size_t wordsPerRow = 0;
+        for (const auto& field : fields)
+            wordsPerRow += field.second;
+        std::vector<uint32_t> words(count * wordsPerRow, 0u);
+        fill(wordsPerRow, words.data());
+        py::dict result;
+        for (size_t column = 0; const auto& [name, width] : fields)
+        {
+            py::array_t<uint32_t> a({py::ssize_t(count), py::ssize_t(width)});
+            for (size_t i = 0; i < count; ++i)
+                std::copy_n(&words[i * wordsPerRow + column], width, a.mutable_data(py::ssize_t(i), 0));
+            result[py::str(name)] = a;
+            column += width;
+        }
+        return result;
+    };
+    scene.def("_lanes_surface", [fieldArrays](const Scene& s, const py::object& instanceIDs, const py::object& primitiveIndices,
+                                              const py::object& barycentrics, const py::object& rayDirs, const py::object& active, bool scalar) {
+        auto lock = readLock(s);
+        const UintArray inst = UintArray::ensure(instanceIDs), prim = UintArray::ensure(primitiveIndices);
+        const auto on = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(active);
+        FALCOR_CHECK(inst && inst.ndim() == 1 && prim && prim.ndim() == 1 && on && on.ndim() == 1, "_lanes_surface: instance_ids, primitive_indices and active must be 1-D arrays.");
+        const size_t n = size_t(inst.shape(0));
+        const FloatArray bary = rowArray(barycentrics, 2, "_lanes_surface: barycentrics"), dirs = rowArray(rayDirs, 3, "_lanes_surface: ray_dirs");
+        FALCOR_CHECK(size_t(prim.shape(0)) == n && size_t(on.shape(0)) == n && size_t(bary.shape(0)) == n && size_t(dirs.shape(0)) == n,
+                     "_lanes_surface: every input needs the same number of rows (", n, ").");
+        const std::span<const float2> b = view<float2>(bary);
+        const std::span<const float3> d = view<float3>(dirs);
+        return fieldArrays(n, [](auto&& put) { visitSurfaceFields(Scene::VertexData{}, ShadingData{}, put); }, [&](size_t wordsPerRow, uint32_t* out) {
+            if (!scalar)
+                return surfaceLanesCheck(s, n, wordsPerRow, inst.data(), prim.data(), bary.data(), dirs.data(), on.data(), out);
+            for (size_t i = 0; i < n; ++i)
+            {
+                if (!on.data()[i])
+                    continue;
+                TriangleHit hit;
+                hit.instanceID = inst.data()[i], hit.primitiveIndex = prim.data()[i], hit.barycentrics = b[i];
+                visitSurfaceFields(s.getVertexData(hit), loadShadingData(s, hit, d[i]), LaneWordWriter{0, out + i * wordsPerRow});
+            }
+        });
+    }, "instance_ids"_a, "primitive_indices"_a, "barycentrics"_a, "ray_dirs"_a, "active"_a, "scalar"_a = false,
+       "Test hook: vertex and shading data at hits (rows with active=False are masked-off lanes, their IDs may be invalid).");
+    m.def("_lanes_shading_frame", [fieldArrays](const py::object& normals, const py::object& tangents, const py::object& vectors, bool scalar) {
+        const FloatArray nrm = rowArray(normals, 3, "_lanes_shading_frame: normals"), tan = rowArray(tangents, 4, "_lanes_shading_frame: tangents"),
+                         vec = rowArray(vectors, 3, "_lanes_shading_frame: vectors");
+        const size_t n = size_t(nrm.shape(0));
+        FALCOR_CHECK(size_t(tan.shape(0)) == n && size_t(vec.shape(0)) == n, "_lanes_shading_frame: every input needs the same number of rows (", n, ").");
+        return fieldArrays(n, [](auto&& put) { visitShadingFrameFields(float3(), float4(), float3(), put); }, [&](size_t wordsPerRow, uint32_t* out) {
+            if (!scalar)
+                return shadingFrameLanesCheck(n, wordsPerRow, nrm.data(), tan.data(), vec.data(), out);
+            for (size_t i = 0; i < n; ++i)
+                visitShadingFrameFields(view<float3>(nrm)[i], view<float4>(tan)[i], view<float3>(vec)[i], LaneWordWriter{0, out + i * wordsPerRow});
+        });
+    }, "normals"_a, "tangents"_a, "vectors"_a, "scalar"_a = false,
+       "Test hook: shading frames (createSafe, fromNormalTangent, toLocal/fromLocal of vectors, perpStark of normals).");
 }
 
 } // namespace falcor::python

@@ -64,14 +64,25 @@ inline float3x3 normalMatrix(const float4x4& m)
     return r;
 }
 
-inline float3 transformPoint(const float4x4& m, const float3& p)
+/// The value at barycentrics `b` (weights of vertices 1 and 2) of a triangle whose vertices hold
+/// `values`. Per lane when F is a lane type (Utils/Simd/Lane.h), as the functions below.
+template<typename V, typename F>
+FALCOR_VECTOR_INLINE V interpolateBarycentric(const V (&values)[3], const vector<F, 2>& b)
 {
-    return mul(m, float4(p.x(), p.y(), p.z(), 1.f)).xyz();
+    const F w0 = F(1.f) - b.x() - b.y();
+    return values[0] * w0 + values[1] * b.x() + values[2] * b.y();
 }
 
-inline float3 transformVector(const float4x4& m, const float3& v)
+template<typename T>
+vector<T, 3> transformPoint(const matrix<T, 4, 4>& m, const vector<T, 3>& p)
 {
-    return mul(m, float4(v.x(), v.y(), v.z(), 0.f)).xyz();
+    return mul(m, vector<T, 4>(p.x(), p.y(), p.z(), T(1.f))).xyz();
+}
+
+template<typename T>
+vector<T, 3> transformVector(const matrix<T, 4, 4>& m, const vector<T, 3>& v)
+{
+    return mul(m, vector<T, 4>(v.x(), v.y(), v.z(), T(0.f))).xyz();
 }
 
 inline float4x4 translationMatrix(const float3& t)

@@ -28,11 +28,31 @@ inline float maxComponent(const float3& v)
 }
 
 /// Whether a squared length is usable as is: finite and not below the smallest normal float
-/// (false for lengths beyond ~1e±19, for zero and for NaN).
-FALCOR_VECTOR_INLINE bool isNormalFinite(float lengthSq)
+/// (false for lengths beyond ~1e±19, for zero and for NaN). Per lane when F is a lane type.
+template<typename F>
+FALCOR_VECTOR_INLINE MaskOf<F> isNormalFinite(const F& lengthSq)
 {
     // One unsigned compare of the bits: exponents 1..254 with the sign bit clear.
-    return std::bit_cast<uint32_t>(lengthSq) - 0x00800000u < 0x7F000000u;
+    const UintOf<F> bits = mapLanes(lengthSq, [](float x) { return std::bit_cast<uint32_t>(x); });
+    return bits - 0x00800000u < 0x7F000000u;
+}
+
+/// `r`, with each lane outside `keep` replaced by `scalarFn` of that lane's `args`: the rare path
+/// of a lane-generic function, written once for one lane and run lane by lane. For F = float,
+/// `keep ? r : scalarFn(args...)`.
+template<typename F, typename Fn, typename... Args>
+FALCOR_VECTOR_INLINE vector<F, 3> perLaneFallback(const MaskOf<F>& keep, const vector<F, 3>& r, Fn&& scalarFn, const Args&... args)
+{
+    if constexpr (kLaneWidth<F> == 1)
+        return keep ? r : scalarFn(args...);
+    else
+    {
+        vector<F, 3> out = r;
+        for (int i = 0; i < kLaneWidth<F>; ++i)
+            if (!keep[i])
+                setLane(out, i, scalarFn(laneOf(args, i)...));
+        return out;
+    }
 }
 
 /// normalize(v) for a v whose dot(v, v) overflows or underflows (scenes at scale 1e±20..30): v
@@ -57,6 +77,19 @@ FALCOR_VECTOR_INLINE float3 normalizeAnyScale(const float3& v)
     return normalizeRescaled(v);
 }
 
+/// normalizeAnyScale(v), but v itself when it is zero (an invalid tangent stays zero). Per lane
+/// when F is a lane type.
+template<typename F>
+FALCOR_VECTOR_INLINE vector<F, 3> safeNormalize(const vector<F, 3>& v)
+{
+    const F lengthSq = dot(v, v);
+    const MaskOf<F> usable = isNormalFinite(lengthSq);
+    const vector<F, 3> r = v / sqrt(lengthSq);
+    if (all(usable)) [[likely]]
+        return r;
+    return perLaneFallback(usable, r, [](const float3& x) { return x == float3(0.f) ? x : normalizeRescaled(x); }, v);
+}
+
 /// crossAnyScale's rare path (out of line, as normalizeRescaled).
 [[gnu::cold, gnu::noinline]] inline float3 crossRescaled(const float3& a, const float3& b, const float3& c)
 {
@@ -67,12 +100,15 @@ FALCOR_VECTOR_INLINE float3 normalizeAnyScale(const float3& v)
 /// A vector along cross(a, b) that neither overflows nor underflows for edges of lengths up to
 /// 1e±30: cross(a, b) itself when its squared length is usable, else the cross product of a and b
 /// each divided by its largest absolute component (a positive factor: same direction).
-FALCOR_VECTOR_INLINE float3 crossAnyScale(const float3& a, const float3& b)
+/// Per lane when F is a lane type.
+template<typename F>
+FALCOR_VECTOR_INLINE vector<F, 3> crossAnyScale(const vector<F, 3>& a, const vector<F, 3>& b)
 {
-    const float3 c = cross(a, b);
-    if (isNormalFinite(dot(c, c))) [[likely]]
+    const vector<F, 3> c = cross(a, b);
+    const MaskOf<F> usable = isNormalFinite(dot(c, c));
+    if (all(usable)) [[likely]]
         return c;
-    return crossRescaled(a, b, c);
+    return perLaneFallback(usable, c, crossRescaled, a, b, c);
 }
 
 /// Shirley-Chiu concentric map onto the unit disc (area-preserving, low distortion). Per lane
