@@ -52,18 +52,4 @@ EnvMapSampler::EnvMapSampler(const EnvMap& envMap) : mEnvMap(envMap), mValid(tru
     buildAliasBins(rowWeights, mRowBins);
 }
 
-float EnvMapSampler::toSolidAngle(float uvPdf, float v)
-{
-    const float sinTheta = std::sin(kPi * v);
-    return sinTheta > 0.f ? uvPdf / (2.f * kPi * kPi * sinTheta) : 0.f;
-}
-
-float EnvMapSampler::evalPdfUv(float2 uv) const
-{
-    if (!mValid)
-        return 0.f;
-    const uint32_t y = std::min(uint32_t(uv.y() * float(mHeight)), mHeight - 1);
-    const uint32_t x = std::min(uint32_t(uv.x() * float(mWidth)), mWidth - 1);
-    return toSolidAngle(mCellPdf[size_t(y) * mWidth + x], uv.y());
-}
 } // namespace falcor

@@ -7,6 +7,7 @@
 #include "Rendering/Lights/LightBVH.h"
 #include "Rendering/Lights/LightBVHOptions.h"
 #include "Rendering/Lights/LightHelpers.h"
+#include "Rendering/Lights/LightLanesCheck.h"
 #include "Scene/ShadingData.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
@@ -92,6 +93,48 @@ struct EmissiveSamplerBinding
         return out;
     }
 };
+
+/// inputs[name] as a C-contiguous array of `rows` rows of `columns` values (columns 0: a vector).
+template<typename T>
+py::array_t<T, py::array::c_style | py::array::forcecast> lanesCheckInput(const py::dict& inputs, const char* name, size_t rows, size_t columns)
+{
+    if (!inputs.contains(name))
+        throw py::key_error(std::string("_lanes_lights: inputs has no '") + name + "'");
+    auto a = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(inputs[name]);
+    const bool fits = a && size_t(a.shape(0)) == rows && (columns == 0 ? a.ndim() == 1 : a.ndim() == 2 && size_t(a.shape(1)) == columns);
+    if (!fits)
+        throw py::value_error(std::string("_lanes_lights: inputs['") + name + "'] must be a (" + std::to_string(rows) +
+                              (columns ? ", " + std::to_string(columns) : std::string(",")) + ") array");
+    return a;
+}
+
+/// The `_lanes_lights` test hook (see Rendering/Lights/LightLanesCheck.h).
+py::dict lanesLightsCheck(const std::shared_ptr<Scene>& scene, const std::string& type, const py::dict& inputs, bool lanes)
+{
+    const EmissiveSamplerBinding emissive(scene, PropertyValue(type).as<EmissiveLightSamplerType>("type"), LightBVHOptions{});
+    const EnvMapSampler env = scene->getEnvMap() ? EnvMapSampler(*scene->getEnvMap()) : EnvMapSampler();
+    const size_t rows = inputs.contains("seed") ? py::len(inputs["seed"]) : 0; // A missing seed is reported below.
+    const auto pos = lanesCheckInput<float>(inputs, "pos", rows, 3), normal = lanesCheckInput<float>(inputs, "normal", rows, 3);
+    const auto upper = lanesCheckInput<bool>(inputs, "upper", rows, 0), active = lanesCheckInput<bool>(inputs, "active", rows, 0);
+    const auto seed = lanesCheckInput<uint32_t>(inputs, "seed", rows, 0), triangle = lanesCheckInput<uint32_t>(inputs, "triangle", rows, 0);
+    const auto posOnLight = lanesCheckInput<float>(inputs, "pos_on_light", rows, 3);
+    const auto normalOnLight = lanesCheckInput<float>(inputs, "normal_on_light", rows, 3);
+    const auto dir = lanesCheckInput<float>(inputs, "dir", rows, 3), uv = lanesCheckInput<float>(inputs, "uv", rows, 2);
+    py::array_t<uint32_t> out({py::ssize_t(rows), py::ssize_t(kLightCheckWords)});
+    LightLanesCheckIO io;
+    io.count = rows;
+    io.posW = pos.data(), io.normalW = normal.data(), io.seed = seed.data(), io.triangle = triangle.data();
+    io.upper = reinterpret_cast<const uint8_t*>(upper.data()), io.active = reinterpret_cast<const uint8_t*>(active.data());
+    io.lightCount = emissive.lights->getTriangleCount();
+    io.posOnLight = posOnLight.data(), io.normalOnLight = normalOnLight.data(), io.dir = dir.data(), io.uv = uv.data();
+    io.out = out.mutable_data();
+    int laneWidth = 1;
+    if (lanes)
+        laneWidth = lightLanesCheck(emissive.sampler, env, io);
+    else
+        lightScalarCheck(emissive.sampler, env, io);
+    return py::dict("words"_a = out, "lane_width"_a = laneWidth, "light_count"_a = io.lightCount);
+}
 } // namespace
 
 void registerLightBindings(py::module_& root)
@@ -211,5 +254,10 @@ void registerLightBindings(py::module_& root)
             "pos"_a, "normal"_a, "upper_only"_a, "Probability of picking each light triangle from (pos, normal).")
         .def("pdf", &EmissiveSamplerBinding::pdf, "pos"_a, "normal"_a, "upper_only"_a, "dirs"_a,
              "Density of sampling each direction (the emissive surface a ray along it hits; 0 where none).");
+
+    m.def("_lanes_lights", &lanesLightsCheck, "scene"_a, "type"_a, "inputs"_a, "lanes"_a,
+          "Test hook: the emissive ('Uniform', 'Power', 'LightBVH') and env-map samplers over `inputs` (numpy arrays pos, "
+          "normal, upper, active, seed, triangle, pos_on_light, normal_on_light, dir, uv), at the active ISA's lane width "
+          "(lanes=True) or one row at a time; dict of words (rows, 34) uint32 (LightLanesCheck.h), lane_width, light_count.");
 }
 } // namespace falcor::python

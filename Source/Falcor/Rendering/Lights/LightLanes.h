@@ -1,0 +1,113 @@
+#pragma once
+// What the light samplers' lane-generic code shares: random draws made only by the paths that
+// would draw, float-to-index conversion, and running a scalar function lane by lane (texture
+// lookups, the LightBVH sampler) for F = FloatLanes<W>. For F = float every helper is the plain
+// scalar statement.
+#include "Utils/Math/Vector.h"
+#include "Utils/Sampling/SampleGeneratorHelpers.h"
+#include "Utils/Simd/Lane.h"
+#include <bit>
+#include <type_traits>
+
+namespace falcor::detail
+{
+/// A uniform number in [0, 1) drawn in the lanes of `active` only (the others keep their
+/// generator state; their number is unspecified). One path: a draw if active, else 0.
+template<typename F, typename SampleGenerator>
+FALCOR_LANE_INLINE F sampleNext1DWhere(SampleGenerator& sg, const MaskOf<F>& active)
+{
+    if constexpr (kLaneWidth<F> == 1)
+        return active ? sampleNext1D(sg) : 0.f;
+    else
+        return sampleNext1D(sg, active);
+}
+
+template<typename F, typename SampleGenerator>
+FALCOR_LANE_INLINE vector<F, 2> sampleNext2DWhere(SampleGenerator& sg, const MaskOf<F>& active)
+{
+    const F x = sampleNext1DWhere<F>(sg, active);
+    return vector<F, 2>(x, sampleNext1DWhere<F>(sg, active));
+}
+
+/// uint32_t(x) per lane (x must be in [0, 2^31)).
+FALCOR_LANE_INLINE uint32_t toUint(float x)
+{
+    return uint32_t(x);
+}
+template<int W>
+FALCOR_LANE_INLINE UintLanes<W> toUint(const FloatLanes<W>& x)
+{
+    return convertLanes<uint32_t>(x);
+}
+
+/// Lane i of a value (a one-lane value is its own lane 0).
+template<typename T>
+    requires std::is_arithmetic_v<T>
+FALCOR_LANE_INLINE T laneValue(T x, int)
+{
+    return x;
+}
+template<typename T, int W>
+FALCOR_LANE_INLINE T laneValue(const Lanes<T, W>& x, int i)
+{
+    return x[i];
+}
+template<int W>
+FALCOR_LANE_INLINE bool laneValue(const LaneMask<W>& x, int i)
+{
+    return x[i];
+}
+template<typename T, int N>
+FALCOR_LANE_INLINE auto laneValue(const vector<T, N>& v, int i)
+{
+    vector<decltype(laneValue(v.data[0], i)), N> r;
+    for (int c = 0; c < N; ++c)
+        r.data[c] = laneValue(v.data[c], i);
+    return r;
+}
+
+/// Sets lane i of `x` to the scalar `s`.
+template<typename T>
+    requires std::is_arithmetic_v<T>
+FALCOR_LANE_INLINE void setLaneValue(T& x, int, T s)
+{
+    x = s;
+}
+template<typename T, int W>
+FALCOR_LANE_INLINE void setLaneValue(Lanes<T, W>& x, int i, T s)
+{
+    x.set(i, s);
+}
+template<int W>
+FALCOR_LANE_INLINE void setLaneValue(LaneMask<W>& x, int i, bool s)
+{
+    x.set(i, s);
+}
+template<typename T, int N, typename S>
+FALCOR_LANE_INLINE void setLaneValue(vector<T, N>& v, int i, const vector<S, N>& s)
+{
+    for (int c = 0; c < N; ++c)
+        setLaneValue(v.data[c], i, s.data[c]);
+}
+
+/// Calls visit(i) for every lane i of `mask`, lowest first.
+template<typename Mask, typename Visit>
+FALCOR_LANE_INLINE void forEachLane(const Mask& mask, Visit&& visit)
+{
+    for (uint32_t bits = laneBits(mask); bits != 0; bits &= bits - 1)
+        visit(std::countr_zero(bits));
+}
+
+/// `fn` of one lane's arguments, lane by lane over `active` (the other lanes: zero). For a
+/// one-lane F, active ? fn(args...) : zero. `fn` returns a float vector.
+template<typename F, typename Fn, typename... Args>
+FALCOR_LANE_INLINE auto perLane(const MaskOf<F>& active, Fn&& fn, const Args&... args)
+{
+    using Scalar = std::invoke_result_t<Fn, decltype(laneValue(args, 0))...>;
+    constexpr int N = int(sizeof(Scalar) / sizeof(float));
+    static_assert(std::is_same_v<Scalar, vector<float, N>>);
+    vector<F, N> r(F(0.f));
+    forEachLane(active, [&](int i) { setLaneValue(r, i, fn(laneValue(args, i)...)); });
+    return r;
+}
+} // namespace falcor::detail
