@@ -529,6 +529,16 @@ bool Scene::anyHit(const Ray& ray, RayCullMode cull, bool alphaTest) const
     return mAccel.anyHit(ray, cull, alphaTestFor(alphaTest));
 }
 
+void Scene::closestHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<TriangleHit> hits) const
+{
+    mAccel.closestHitStream(rays, cull, alphaTestFor(alphaTest), hits);
+}
+
+void Scene::anyHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<uint8_t> occluded) const
+{
+    mAccel.anyHitStream(rays, cull, alphaTestFor(alphaTest), occluded);
+}
+
 void Scene::castRays(std::span<const Ray> rays, std::span<TriangleHit> hits, RayCullMode cull, bool alphaTest) const
 {
     FALCOR_CHECK(hits.size() == rays.size(), "Scene::castRays: ", rays.size(), " rays but room for ", hits.size(), " hits.");

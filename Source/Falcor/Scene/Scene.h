@@ -242,6 +242,10 @@ public:
     /// Closest hit; `alphaTest` discards hits the materials' alpha masks reject.
     TriangleHit closestHit(const Ray& ray, RayCullMode cull = RayCullMode::None, bool alphaTest = true) const;
     bool anyHit(const Ray& ray, RayCullMode cull = RayCullMode::None, bool alphaTest = true) const;
+    /// closestHit/anyHit of every ray (results[i] for rays[i]), bit-identical to one call per ray
+    /// and faster on large streams (SceneAccel::closestHitStream). Runs on the caller's thread.
+    void closestHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<TriangleHit> hits) const;
+    void anyHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<uint8_t> occluded) const;
     /// Batch queries on the thread pool (fixed chunks: results don't depend on the thread count).
     void castRays(std::span<const Ray> rays, std::span<TriangleHit> hits, RayCullMode cull = RayCullMode::None,
                   bool alphaTest = true) const;

@@ -2,6 +2,7 @@
 #include "Core/ThreadPool.h"
 #include "Scene/Acceleration/RayTracing.h"
 #include <pybind11/numpy.h>
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <shared_mutex>
@@ -155,27 +156,26 @@ struct TriangleAccel
         return b;
     }
 
-    /// Traces every ray of the batch on the pool; `trace(i, ray)` stores ray i's result. Rays
-    /// that can't be traced are found in the same pass (they miss there) and reported after it,
-    /// naming the first, so checking costs no extra sweep over the rays.
-    template<typename Trace>
-    static void traceBatch(const RayBatch& batch, Trace&& trace)
+    /// Traces every ray of the batch on the pool, in chunks: `traceChunk(first, rays)` stores the
+    /// results of rays first, first + 1, ... Rays that can't be traced are found in the same pass
+    /// (they miss there) and reported after it, naming the first, so checking costs no extra
+    /// sweep over the rays.
+    template<typename TraceChunk>
+    static void traceBatch(const RayBatch& batch, TraceChunk&& traceChunk)
     {
         std::atomic<size_t> firstBad{batch.count};
         {
             py::gil_scoped_release release;
             parallelFor(batch.count, kRayChunk, [&](size_t b, size_t e) {
+                std::array<Ray, kRayChunk> rays;
                 for (size_t i = b; i < e; ++i)
                 {
-                    const Ray ray = batch.ray(i);
-                    if (!isTraceable(ray))
-                    {
+                    rays[i - b] = batch.ray(i);
+                    if (!isTraceable(rays[i - b]))
                         for (size_t seen = firstBad.load(); i < seen && !firstBad.compare_exchange_weak(seen, i);)
                             ;
-                        continue;
-                    }
-                    trace(i, ray);
                 }
+                traceChunk(b, std::span<const Ray>(rays.data(), e - b));
             });
         }
         if (size_t i = firstBad.load(); i < batch.count)
@@ -201,7 +201,7 @@ struct TriangleAccel
     }
 
     py::dict closestHit(const py::object& origins, const py::object& dirs, const py::object& tMin, const py::object& tMax,
-                        const std::string& cull, const py::object& alphaMask) const
+                        const std::string& cull, const py::object& alphaMask, bool stream) const
     {
         auto lock = shareForQuery();
         RayBatch batch = makeBatch(origins, dirs, tMin, tMax);
@@ -214,19 +214,29 @@ struct TriangleAccel
         float* bp = bary.mutable_data();
         uint32_t* ip = inst.mutable_data();
         uint32_t* pp = prim.mutable_data();
-        traceBatch(batch, [&](size_t i, const Ray& ray) {
-            TriangleHit h = accel.closestHit(ray, mode, alpha.get());
-            tp[i] = h.t;
-            ip[i] = h.instanceID;
-            pp[i] = h.primitiveIndex;
-            bp[2 * i] = h.barycentrics.x();
-            bp[2 * i + 1] = h.barycentrics.y();
+        traceBatch(batch, [&](size_t first, std::span<const Ray> rays) {
+            std::array<TriangleHit, kRayChunk> chunkHits;
+            const std::span<TriangleHit> hits(chunkHits.data(), rays.size());
+            if (stream)
+                accel.closestHitStream(rays, mode, alpha.get(), hits);
+            else
+                for (size_t j = 0; j < rays.size(); ++j)
+                    hits[j] = accel.closestHit(rays[j], mode, alpha.get());
+            for (size_t j = 0; j < rays.size(); ++j)
+            {
+                const size_t i = first + j;
+                tp[i] = hits[j].t;
+                ip[i] = hits[j].instanceID;
+                pp[i] = hits[j].primitiveIndex;
+                bp[2 * i] = hits[j].barycentrics.x();
+                bp[2 * i + 1] = hits[j].barycentrics.y();
+            }
         });
         return py::dict("t"_a = t, "instance_id"_a = inst, "primitive_index"_a = prim, "barycentrics"_a = bary);
     }
 
     py::array_t<bool> anyHit(const py::object& origins, const py::object& dirs, const py::object& tMin, const py::object& tMax,
-                             const std::string& cull, const py::object& alphaMask) const
+                             const std::string& cull, const py::object& alphaMask, bool stream) const
     {
         auto lock = shareForQuery();
         RayBatch batch = makeBatch(origins, dirs, tMin, tMax);
@@ -234,7 +244,16 @@ struct TriangleAccel
         auto alpha = makeAlphaTest(alphaMask);
         py::array_t<bool> hit(py::ssize_t(batch.count));
         bool* hp = hit.mutable_data();
-        traceBatch(batch, [&](size_t i, const Ray& ray) { hp[i] = accel.anyHit(ray, mode, alpha.get()); });
+        traceBatch(batch, [&](size_t first, std::span<const Ray> rays) {
+            std::array<uint8_t, kRayChunk> occluded;
+            if (stream)
+                accel.anyHitStream(rays, mode, alpha.get(), std::span(occluded.data(), rays.size()));
+            else
+                for (size_t j = 0; j < rays.size(); ++j)
+                    occluded[j] = accel.anyHit(rays[j], mode, alpha.get());
+            for (size_t j = 0; j < rays.size(); ++j)
+                hp[first + j] = occluded[j] != 0;
+        });
         return hit;
     }
 };
@@ -271,22 +290,21 @@ with opaque=False a hit on primitive p of instance i counts only if alpha_mask[i
     accel.def("update_instance_transforms", &TriangleAccel::updateTransforms, "transforms"_a,
               "New object-to-world transforms, one per instance in build order; rebuilds only the top level.");
     accel.def("closest_hit", &TriangleAccel::closestHit, "origins"_a, "directions"_a, "t_min"_a = 0.f,
-              "t_max"_a = std::numeric_limits<float>::infinity(), "cull"_a = "None", "alpha_mask"_a = py::none(),
+              "t_max"_a = std::numeric_limits<float>::infinity(), "cull"_a = "None", "alpha_mask"_a = py::none(), "stream"_a = false,
               "Closest hit per ray: dict(t (K,) float32, inf on a miss; instance_id (K,) uint32, 0xFFFFFFFF on a miss; "
-              "primitive_index (K,) uint32; barycentrics (K,2) float32 weighting vertices 1 and 2).");
+              "primitive_index (K,) uint32; barycentrics (K,2) float32 weighting vertices 1 and 2). "
+              "stream=True traces the rays as interleaved streams (SceneAccel::closestHitStream): the same bits.");
     accel.def("any_hit", &TriangleAccel::anyHit, "origins"_a, "directions"_a, "t_min"_a = 0.f,
-              "t_max"_a = std::numeric_limits<float>::infinity(), "cull"_a = "None", "alpha_mask"_a = py::none(),
-              "Whether each ray hits anything in [t_min, t_max] (shadow rays): (K,) bool.");
+              "t_max"_a = std::numeric_limits<float>::infinity(), "cull"_a = "None", "alpha_mask"_a = py::none(), "stream"_a = false,
+              "Whether each ray hits anything in [t_min, t_max] (shadow rays): (K,) bool. "
+              "stream=True traces the rays as interleaved streams (SceneAccel::anyHitStream): the same bits.");
     accel.def_property_readonly("bounds", [](const TriangleAccel& a) {
         auto lock = a.shareForQuery();
         AABB b = a.accel.getBounds();
         return py::make_tuple(toTuple(b.minPoint), toTuple(b.maxPoint));
     }, "World-space bounds as ((min x, y, z), (max x, y, z)).");
     accel.def_property_readonly_static("kernel_isa", [](py::object) { return std::string(SceneAccel::getKernelIsa()); },
-                                       "Instruction set of the traversal kernels: 'avx2' when the CPU has it, else 'sse2'.");
-    accel.def_static("use_baseline_kernels", &SceneAccel::setBaselineKernels, "baseline"_a,
-                     "True forces the SSE2 kernels (the x86-64 baseline) process-wide, False restores the automatic choice. "
-                     "Results are bit-identical either way; for tests and benchmarks.");
+                                       "Instruction set of the traversal kernels: falcor.active_isa() (see falcor.set_isa_limit).");
     accel.def_property_readonly("instance_count", [](const TriangleAccel& a) {
         auto lock = a.shareForQuery();
         return a.accel.getInstanceCount();

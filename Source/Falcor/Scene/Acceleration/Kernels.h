@@ -1,7 +1,8 @@
 #pragma once
 // The interface of the traversal kernels, which are compiled once per instruction set: sse2 (the
-// baseline, inside RayTracing.cpp) and avx2 (KernelsAVX2.cpp, used when the CPU has it). Kernel
-// code lives in namespace falcor::accel::<isa>, so the two builds never share a symbol; it uses
+// baseline, inside RayTracing.cpp), avx2 (KernelsAVX2.cpp) and avx512 (KernelsAVX512.cpp), chosen
+// by activeIsa() (Core/Isa.h). Kernel code lives in namespace falcor::accel::<isa>, so the builds
+// never share a symbol; it uses
 // only what is declared before the ISA switch (this header and what it includes), whose inline
 // code is therefore always compiled for the baseline.
 #include "Scene/Acceleration/RayTracing.h"
@@ -11,6 +12,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -83,7 +86,18 @@ struct SceneView
     float sceneMagnitude; ///< Largest |coordinate| of the world bounds (top-level culling slack).
 };
 
-/// A query of SceneAccel: tMin <= tMax and a traceable ray (isTraceable), checked by the caller.
+/// Rays SceneAccel traces; others (a NaN or infinity in them, tMin > tMax) miss.
+inline bool isQueryable(const Ray& ray) { return ray.tMin <= ray.tMax && isTraceable(ray); }
+
+/// A traversal's best hit as SceneAccel reports it: a miss has t = infinity.
+inline TriangleHit finishedHit(TriangleHit best)
+{
+    if (!best.isValid())
+        best.t = std::numeric_limits<float>::infinity();
+    return best;
+}
+
+/// A query of SceneAccel: tMin <= tMax and a traceable ray (isQueryable), checked by the caller.
 struct SceneQuery
 {
     Ray ray;
@@ -92,9 +106,46 @@ struct SceneQuery
     bool anyHit;
 };
 
+/// Queries traced as a stream (any rays: the kernel checks isQueryable) and where their results go.
+struct SceneStream
+{
+    std::span<const Ray> rays;
+    RayCullMode cull;
+    const AlphaTest* alphaTest;
+    bool anyHit;
+    std::span<TriangleHit> hits;  ///< Closest hits, when !anyHit.
+    std::span<uint8_t> occluded; ///< 1 for a hit, when anyHit.
+
+    void write(size_t index, const TriangleHit& best) const
+    {
+        const TriangleHit hit = finishedHit(best);
+        if (anyHit)
+            occluded[index] = hit.isValid() ? 1 : 0;
+        else
+            hits[index] = hit;
+    }
+};
+
+/// Queries a stream keeps in flight: enough for the loads of the others' steps to cover one's
+/// memory latency, few enough that their states stay in the L1 cache.
+#ifndef FALCOR_ACCEL_RAYS_IN_FLIGHT
+#define FALCOR_ACCEL_RAYS_IN_FLIGHT 8
+#endif
+constexpr int kRaysInFlight = FALCOR_ACCEL_RAYS_IN_FLIGHT;
+
 /// Traces a query through both levels; the hit's t is tMax when nothing was hit.
 using TraceSceneFn = TriangleHit (*)(const SceneView& scene, const SceneQuery& query);
+/// Traces a stream of queries, several interleaved, with the same results as TraceSceneFn each.
+using TraceStreamFn = void (*)(const SceneView& scene, const SceneStream& stream);
 
-/// The AVX2 build of the scene kernel (call only when the CPU supports AVX2).
-TraceSceneFn avx2TraceScene();
+/// The traversal kernels of one instruction set.
+struct TraversalKernels
+{
+    TraceSceneFn traceScene;
+    TraceStreamFn traceStream;
+};
+
+/// The AVX2 and AVX-512 builds (call only when activeIsa() allows them).
+const TraversalKernels& avx2Kernels();
+const TraversalKernels& avx512Kernels();
 } // namespace falcor::accel

@@ -1,6 +1,6 @@
 // The traversal kernels built for AVX2 (8-wide box tests in one instruction). Everything defined
 // between push_options and pop_options is AVX2 code in namespace falcor::accel::avx2; the
-// dispatcher in RayTracing.cpp calls it only on CPUs that report AVX2.
+// dispatcher in RayTracing.cpp calls it only when activeIsa() allows AVX2.
 #include "Scene/Acceleration/Kernels.h"
 
 #if defined(__clang__)
@@ -20,5 +20,9 @@
 
 namespace falcor::accel
 {
-TraceSceneFn avx2TraceScene() { return &avx2::traceScene; }
+const TraversalKernels& avx2Kernels()
+{
+    static constexpr TraversalKernels kernels{&avx2::traceScene, &avx2::traceStream};
+    return kernels;
+}
 } // namespace falcor::accel

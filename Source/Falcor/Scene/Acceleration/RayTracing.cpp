@@ -1,5 +1,6 @@
 #include "Scene/Acceleration/RayTracing.h"
 #include "Core/Error.h"
+#include "Core/Isa.h"
 #include "Core/ThreadPool.h"
 #include "Scene/Acceleration/BVHBuilder.h"
 #include "Scene/Acceleration/Kernels.h"
@@ -7,7 +8,7 @@
 #include "Utils/Serialization/ByteStream.h"
 #include <atomic>
 #include <chrono>
-// The baseline (SSE2) build of the traversal kernels, used on CPUs without AVX2.
+// The baseline (SSE2) build of the traversal kernels.
 #define FALCOR_ACCEL_ISA sse2
 #define FALCOR_ACCEL_AVX2 0
 #include "Scene/Acceleration/Traversal.h"
@@ -19,20 +20,25 @@ using namespace accel;
 namespace
 {
 constexpr size_t kLargeMeshTriangles = 32 * 1024;
+/// Streams shorter than this are traced one ray at a time.
+constexpr size_t kMinStreamRays = 4;
 
-bool cpuHasAvx2()
+/// The baseline (SSE2) build of the kernels.
+constexpr TraversalKernels kSse2Kernels{&sse2::traceScene, &sse2::traceStream};
+
+/// The kernels of activeIsa(), read per query so that setIsaLimit takes effect at once.
+const TraversalKernels& activeKernels()
 {
-#if defined(__x86_64__) || defined(__i386__)
-    return __builtin_cpu_supports("avx2");
-#else
-    return false;
-#endif
+    switch (activeIsa())
+    {
+    case Isa::AVX512:
+        return avx512Kernels();
+    case Isa::AVX2:
+        return avx2Kernels();
+    default:
+        return kSse2Kernels;
+    }
 }
-
-TraceSceneFn bestKernel() { return cpuHasAvx2() ? avx2TraceScene() : &sse2::traceScene; }
-
-/// The traversal kernel every query uses (process-wide; see SceneAccel::setBaselineKernels).
-std::atomic<TraceSceneFn> gTraceScene{bestKernel()};
 
 double msSince(std::chrono::steady_clock::time_point start)
 {
@@ -365,15 +371,25 @@ struct SceneAccel::Impl
         inst.ordinaryRayMagnitude = std::max(0.f, (kLargeCoordinate - translation) / (3.f * linear + 1e-30f));
     }
 
+    SceneView view() const { return {tlas, meshes, instances, sceneMagnitude}; }
+
     TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit) const
     {
-        if (!(ray.tMin <= ray.tMax) || !isTraceable(ray))
+        if (!isQueryable(ray))
             return TriangleHit{};
-        const SceneView view{tlas, meshes, instances, sceneMagnitude};
-        TriangleHit best = gTraceScene.load(std::memory_order_relaxed)(view, SceneQuery{ray, cull, alphaTest, anyHit});
-        if (!best.isValid())
-            best.t = std::numeric_limits<float>::infinity();
-        return best;
+        return finishedHit(activeKernels().traceScene(view(), SceneQuery{ray, cull, alphaTest, anyHit}));
+    }
+
+    void traceStream(const SceneStream& stream) const
+    {
+        // Too few rays to interleave: one at a time skips the stream's bookkeeping.
+        if (stream.rays.size() < kMinStreamRays)
+        {
+            for (size_t i = 0; i < stream.rays.size(); ++i)
+                stream.write(i, trace(stream.rays[i], stream.cull, stream.alphaTest, stream.anyHit));
+            return;
+        }
+        activeKernels().traceStream(view(), stream);
     }
 };
 
@@ -507,9 +523,19 @@ bool SceneAccel::anyHit(const Ray& ray, RayCullMode cull, const AlphaTest* alpha
     return mpImpl->trace(ray, cull, alphaTest, true).isValid();
 }
 
-const char* SceneAccel::getKernelIsa() { return gTraceScene.load() == &sse2::traceScene ? "sse2" : "avx2"; }
+void SceneAccel::closestHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<TriangleHit> hits) const
+{
+    FALCOR_CHECK(hits.size() == rays.size(), "SceneAccel::closestHitStream: ", hits.size(), " hits for ", rays.size(), " rays.");
+    mpImpl->traceStream({rays, cull, alphaTest, false, hits, {}});
+}
 
-void SceneAccel::setBaselineKernels(bool baseline) { gTraceScene = baseline ? &sse2::traceScene : bestKernel(); }
+void SceneAccel::anyHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<uint8_t> occluded) const
+{
+    FALCOR_CHECK(occluded.size() == rays.size(), "SceneAccel::anyHitStream: ", occluded.size(), " results for ", rays.size(), " rays.");
+    mpImpl->traceStream({rays, cull, alphaTest, true, {}, occluded});
+}
+
+const char* SceneAccel::getKernelIsa() { return isaName(activeIsa()).data(); }
 
 AABB SceneAccel::getBounds() const { return mpImpl->bounds; }
 const AccelStats& SceneAccel::getStats() const { return mpImpl->stats; }

@@ -113,8 +113,8 @@ struct AccelStats
 /// by two triangles hits at least one of them); zero-area triangles are never hit. Of equal-t hits the lowest
 /// instance, then the lowest primitive index, wins. Rays are traced in each instance's object
 /// space (t is preserved); instances whose transform has no inverse are not traced.
-/// Implementation: 8-wide nodes over 4-triangle leaves, SSE2 kernels with an AVX2 build chosen
-/// at run time (bit-identical results); see Scene/Acceleration/*.h.
+/// Implementation: 8-wide nodes over 4-triangle leaves, SSE2 kernels with AVX2 and AVX-512 builds
+/// chosen by activeIsa() (bit-identical results); see Scene/Acceleration/*.h.
 class FALCOR_API SceneAccel
 {
 public:
@@ -154,12 +154,16 @@ public:
     TriangleHit closestHit(const Ray& ray, RayCullMode cull = RayCullMode::None, const AlphaTest* alphaTest = nullptr) const;
     bool anyHit(const Ray& ray, RayCullMode cull = RayCullMode::None, const AlphaTest* alphaTest = nullptr) const;
 
-    /// Instruction set of the mesh traversal kernels in use: "avx2" on CPUs that have it, else
-    /// "sse2" (the x86-64 baseline). Results are bit-identical either way.
+    /// closestHit of every ray (hits[i] for rays[i]; same size), bit-identical to one call per ray
+    /// but faster on large streams: several rays are traced interleaved, so that each one's next
+    /// node is loaded while the others work. Runs on the caller's thread.
+    void closestHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<TriangleHit> hits) const;
+    /// anyHit of every ray (occluded[i] = 1 or 0 for rays[i]), as closestHitStream.
+    void anyHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<uint8_t> occluded) const;
+
+    /// Instruction set of the traversal kernels in use: activeIsa() (Core/Isa.h). Results are
+    /// bit-identical for every one.
     static const char* getKernelIsa();
-    /// Forces the baseline (SSE2) kernels for every structure, or (false) returns to the best the
-    /// CPU supports. For tests and benchmarks; do not call while queries run.
-    static void setBaselineKernels(bool baseline);
 
     /// Union of the instances' transformed mesh boxes (as Falcor's scene bounds).
     AABB getBounds() const;

@@ -72,6 +72,16 @@ inline void prefetch(const void* p, size_t bytes)
         _mm_prefetch(static_cast<const char*>(p) + offset, _MM_HINT_T0);
 }
 
+/// Prefetches what visiting `ref` reads first: an inner node, or the leaf's payload.
+template<typename Leaves>
+inline void prefetchRef(const WideBVH& bvh, const Leaves& leaves, uint32_t ref)
+{
+    if (isLeafRef(ref))
+        leaves.prefetch(leafPayload(ref));
+    else
+        prefetch(&bvh.nodes[ref], sizeof(WideNode));
+}
+
 /// Pushes the hit children of a node nearest-last and returns the nearest (popped) one. Their
 /// memory is prefetched so that the loads of siblings overlap instead of waiting one by one.
 template<typename Leaves>
@@ -82,10 +92,7 @@ uint32_t pushOrdered(const WideBVH& bvh, const WideNode& node, int mask, const f
     {
         int i = firstLane(mask);
         uint32_t child = node.child[i];
-        if (isLeafRef(child))
-            leaves.prefetch(leafPayload(child));
-        else
-            prefetch(&bvh.nodes[child], sizeof(WideNode));
+        prefetchRef(bvh, leaves, child);
         // Insertion keeps the pushed entries sorted by decreasing distance.
         int k = sp++;
         for (; k > base && stack[k - 1].tNear < tNear[i]; --k)
@@ -93,6 +100,42 @@ uint32_t pushOrdered(const WideBVH& bvh, const WideNode& node, int mask, const f
         stack[k] = {child, tNear[i]};
     }
     return stack[--sp].ref;
+}
+
+/// Visits the inner node `ref`: when the ray overlaps children within [tMin, tMax], pushes all
+/// but the nearest and moves `ref` to the nearest; returns false when it overlaps none.
+template<bool kAbsoluteSlack, typename Leaves>
+inline bool descend(const WideBVH& bvh, const BoxRay& ray, vnode tMin, float tMax, vnode tSlack, const Leaves& leaves,
+                    StackEntry* stack, int& sp, uint32_t& ref)
+{
+    const WideNode& node = bvh.nodes[ref];
+    alignas(32) float tNear[kNodeWidth];
+    const int mask = intersectNode<kAbsoluteSlack>(node, ray, tMin, splatNode(tMax), tSlack, tNear);
+    if (mask == 0)
+        return false;
+    ref = (mask & (mask - 1)) == 0 ? node.child[firstLane(mask)] : pushOrdered(bvh, node, mask, tNear, leaves, stack, sp);
+    return true;
+}
+
+/// Box distances beyond this cannot hold a hit that precedes one at tMax (ties included).
+template<bool kAbsoluteSlack>
+inline float cullDistance(float tMax, float tSlack)
+{
+    return tMax * kBoxSlack + (kAbsoluteSlack ? tSlack : 0.f);
+}
+
+/// Pops the stack (entries above `base`) to the next entry nearer than `limit` and moves `ref`
+/// to it; returns false when none is left.
+inline bool popNext(const StackEntry* stack, int base, int& sp, float limit, uint32_t& ref)
+{
+    do
+    {
+        if (sp == base)
+            return false;
+        --sp;
+    } while (stack[sp].tNear > limit);
+    ref = stack[sp].ref;
+    return true;
 }
 
 /// Front-to-back traversal of a wide BVH. `leaves.intersect(payload)` handles a leaf and
@@ -108,34 +151,19 @@ bool traverse(const WideBVH& bvh, const BoxRay& ray, float tMin, const float& tM
         return false;
     StackEntry stack[kTraversalStackSize];
     int sp = 0;
-    vnode vtMin = splatNode(tMin), vtSlack = splatNode(tSlack);
+    const vnode vtMin = splatNode(tMin), vtSlack = splatNode(tSlack);
     uint32_t ref = bvh.root;
     while (true)
     {
-        if (!isLeafRef(ref))
+        if (isLeafRef(ref))
         {
-            const WideNode& node = bvh.nodes[ref];
-            alignas(32) float tNear[kNodeWidth];
-            int mask = intersectNode<kAbsoluteSlack>(node, ray, vtMin, splatNode(tMax), vtSlack, tNear);
-            if (mask != 0)
-            {
-                if ((mask & (mask - 1)) == 0)
-                    ref = node.child[firstLane(mask)];
-                else
-                    ref = pushOrdered(bvh, node, mask, tNear, leaves, stack, sp);
-                continue;
-            }
+            if (leaves.intersect(leafPayload(ref)))
+                return true;
         }
-        else if (leaves.intersect(leafPayload(ref)))
-            return true;
-        // Next entry that may still hold something closer than tMax (ties included).
-        do
-        {
-            if (sp == 0)
-                return false;
-            --sp;
-        } while (stack[sp].tNear > tMax * kBoxSlack + (kAbsoluteSlack ? tSlack : 0.f));
-        ref = stack[sp].ref;
+        else if (descend<kAbsoluteSlack>(bvh, ray, vtMin, tMax, vtSlack, leaves, stack, sp, ref))
+            continue;
+        if (!popNext(stack, 0, sp, cullDistance<kAbsoluteSlack>(tMax, tSlack), ref))
+            return false;
     }
 }
 
@@ -223,6 +251,17 @@ inline CullSign cullSign(const PlacedInstance& inst, RayCullMode cull)
     return rejectPositive ? CullSign::Positive : CullSign::Negative;
 }
 
+/// A bottom-level trace set up for one instance: the query, and the ray in the instance's object
+/// space (`box` and `sheared` point to the world ray's setup or to `objectBox`/`objectSheared`).
+struct BlasTrace
+{
+    BlasQuery query;
+    const BoxRay* box;
+    const ShearedRay* sheared;
+    BoxRay objectBox;
+    ShearedRay objectSheared;
+};
+
 /// Top-level leaves: instances. Identity instances trace the world ray itself, whose setup
 /// (`worldBox`, and the sheared ray made at the first such instance) every one of them shares;
 /// others transform the ray into their object space first.
@@ -233,32 +272,47 @@ struct InstanceLeaves
     float rayMagnitude;
     const BoxRay& worldBox;
     ShearedRay& worldSheared; ///< Made by the first identity instance reached (uninitialized before).
+    bool& hasWorldSheared;
     TriangleHit& best;
-    mutable bool hasWorldSheared = false;
 
     void prefetch(uint32_t) const {}
+    /// Sets up `trace` for the instance; false when the ray cannot meet it (out of float range
+    /// in its object space).
+    bool setup(uint32_t instanceID, BlasTrace& trace) const;
     bool intersect(uint32_t instanceID) const;
 };
 
-inline bool InstanceLeaves::intersect(uint32_t instanceID) const
+inline bool InstanceLeaves::setup(uint32_t instanceID, BlasTrace& trace) const
 {
     const PlacedInstance& inst = scene.instances[instanceID];
     const BottomLevel& mesh = scene.meshes[inst.meshID];
     const Ray& ray = query.ray;
     const bool ordinary = rayMagnitude <= inst.ordinaryRayMagnitude;
-    const BlasQuery blas{&mesh.bvh,  mesh.triangles.data(), ray.tMin, cullSign(inst, query.cull), mesh.opaque ? nullptr : query.alphaTest,
-                         instanceID, query.anyHit,          mesh.extremeCoordinates || !ordinary};
+    trace.query = {&mesh.bvh,  mesh.triangles.data(), ray.tMin, cullSign(inst, query.cull), mesh.opaque ? nullptr : query.alphaTest,
+                   instanceID, query.anyHit,          mesh.extremeCoordinates || !ordinary};
     if (inst.identity)
     {
         if (!hasWorldSheared)
             worldSheared = makeShearedRay(ray.origin, ray.dir), hasWorldSheared = true;
-        return traceBlas(blas, worldBox, worldSheared, best);
+        trace.box = &worldBox;
+        trace.sheared = &worldSheared;
+        return true;
     }
     const float3 o = mul(inst.worldToObject, float4{ray.origin.x(), ray.origin.y(), ray.origin.z(), 1.f});
     const float3 d = mul(inst.worldToObject, float4{ray.dir.x(), ray.dir.y(), ray.dir.z(), 0.f});
     if (d == float3(0.f) || (!ordinary && !(isFinite(o) && isFinite(d))))
-        return false; // Out of float range in this instance's space.
-    return traceBlas(blas, makeBoxRay(o, d), makeShearedRay(o, d), best);
+        return false;
+    trace.objectBox = makeBoxRay(o, d);
+    trace.objectSheared = makeShearedRay(o, d);
+    trace.box = &trace.objectBox;
+    trace.sheared = &trace.objectSheared;
+    return true;
+}
+
+inline bool InstanceLeaves::intersect(uint32_t instanceID) const
+{
+    BlasTrace trace;
+    return setup(instanceID, trace) && traceBlas(trace.query, *trace.box, *trace.sheared, best);
 }
 
 /// Absolute t slack of top-level culling: hits in different instances are found in their own
@@ -270,20 +324,188 @@ inline float topLevelSlack(const SceneView& scene, const Ray& ray)
     return 1e-6f * magnitude / std::max(length(ray.dir), std::numeric_limits<float>::min());
 }
 
+/// What every query computes before traversal: the world ray's box setup and the top-level leaves.
+struct SceneTrace
+{
+    BoxRay worldBox;
+    ShearedRay worldSheared;
+    bool hasWorldSheared = false;
+    TriangleHit best;
+    float rayMagnitude;
+    bool singleInstance; ///< The top level is one instance: no top-level box to test.
+
+    SceneTrace(const SceneView& scene, const Ray& ray)
+        : worldBox(makeBoxRay(ray.origin, ray.dir)), rayMagnitude(std::max(maxAbs(ray.origin), maxAbs(ray.dir))),
+          singleInstance(isLeafRef(scene.tlas.root) && scene.tlas.root != kEmptyRef)
+    {
+        best.t = ray.tMax;
+    }
+    InstanceLeaves leaves(const SceneView& scene, const SceneQuery& query)
+    {
+        return {scene, query, rayMagnitude, worldBox, worldSheared, hasWorldSheared, best};
+    }
+};
+
 inline TriangleHit traceScene(const SceneView& scene, const SceneQuery& query)
 {
     const Ray& ray = query.ray;
-    TriangleHit best;
-    best.t = ray.tMax;
     if (ray.dir == float3(0.f))
-        return best; // Nothing is hit along no direction.
-    const BoxRay worldBox = makeBoxRay(ray.origin, ray.dir);
-    ShearedRay worldSheared;
-    InstanceLeaves leaves{scene, query, std::max(maxAbs(ray.origin), maxAbs(ray.dir)), worldBox, worldSheared, best};
-    if (isLeafRef(scene.tlas.root) && scene.tlas.root != kEmptyRef) // One instance: no top-level box to test.
+    {
+        TriangleHit none;
+        none.t = ray.tMax;
+        return none; // Nothing is hit along no direction.
+    }
+    SceneTrace trace(scene, ray);
+    const InstanceLeaves leaves = trace.leaves(scene, query);
+    if (trace.singleInstance)
         leaves.intersect(leafPayload(scene.tlas.root));
     else
-        traverse<true>(scene.tlas, worldBox, ray.tMin, best.t, leaves, topLevelSlack(scene, ray));
-    return best;
+        traverse<true>(scene.tlas, trace.worldBox, ray.tMin, trace.best.t, leaves, topLevelSlack(scene, ray));
+    return trace.best;
+}
+
+/// One query of a stream in flight: both levels' traversal as a state that advances one node or
+/// leaf per step, so that several queries interleave and each one's next load has time to arrive.
+/// The steps are those of traceScene, in the same order, so the results are the same bits.
+struct StreamRay
+{
+    SceneQuery query;
+    std::optional<SceneTrace> trace;
+    BlasTrace blas;
+    float tlasSlack;
+    uint32_t index; ///< Position in the stream.
+    uint32_t ref;   ///< What the next step visits.
+    int sp;         ///< Stack top; the bottom level's entries lie above `tlasSp`.
+    int tlasSp;
+    bool inBlas;
+    StackEntry stack[2 * kTraversalStackSize];
+};
+
+/// Enters the bottom level of `instanceID` (false when the ray cannot meet it or it is empty).
+inline bool enterInstance(const SceneView& scene, StreamRay& r, uint32_t instanceID)
+{
+    if (!r.trace->leaves(scene, r.query).setup(instanceID, r.blas) || r.blas.query.bvh->root == kEmptyRef)
+        return false;
+    r.inBlas = true;
+    r.tlasSp = r.sp;
+    r.ref = r.blas.query.bvh->root;
+    return true;
+}
+
+/// Starts `r` on `query`; false when it is finished at once (nothing to traverse).
+inline bool startStreamRay(const SceneView& scene, StreamRay& r, const SceneQuery& query, uint32_t index)
+{
+    r.query = query;
+    r.index = index;
+    r.trace.emplace(scene, query.ray);
+    r.sp = r.tlasSp = 0;
+    r.inBlas = false;
+    if (query.ray.dir == float3(0.f) || scene.tlas.root == kEmptyRef)
+        return false;
+    if (r.trace->singleInstance)
+        return enterInstance(scene, r, leafPayload(scene.tlas.root));
+    r.tlasSlack = topLevelSlack(scene, query.ray);
+    r.ref = scene.tlas.root;
+    return true;
+}
+
+/// Visits `r.ref` in the bottom level; false when the ray is finished (an any-hit found).
+inline bool stepBottomLevel(StreamRay& r, bool& levelDone)
+{
+    const BlasQuery& query = r.blas.query;
+    const TriangleLeaves leaves{query, *r.blas.sheared, splat4(query.tMin), r.trace->best};
+    levelDone = false;
+    if (isLeafRef(r.ref))
+    {
+        if (leaves.intersect(leafPayload(r.ref)))
+            return false;
+    }
+    else if (descend<false>(*query.bvh, *r.blas.box, splatNode(query.tMin), r.trace->best.t, splatNode(0.f), leaves, r.stack, r.sp, r.ref))
+    {
+        prefetchRef(*query.bvh, leaves, r.ref);
+        return true;
+    }
+    if (popNext(r.stack, r.tlasSp, r.sp, cullDistance<false>(r.trace->best.t, 0.f), r.ref))
+        prefetchRef(*query.bvh, leaves, r.ref);
+    else
+        levelDone = true;
+    return true;
+}
+
+/// Advances `r` by one node or leaf and prefetches what it visits next; false once it is finished.
+inline bool stepStreamRay(const SceneView& scene, StreamRay& r)
+{
+    const InstanceLeaves leaves = r.trace->leaves(scene, r.query);
+    if (r.inBlas)
+    {
+        bool levelDone;
+        if (!stepBottomLevel(r, levelDone))
+            return false;
+        if (!levelDone)
+            return true;
+        r.inBlas = false;
+    }
+    else if (isLeafRef(r.ref))
+    {
+        if (enterInstance(scene, r, leafPayload(r.ref)))
+            return true;
+    }
+    else if (descend<true>(scene.tlas, r.trace->worldBox, splatNode(r.query.ray.tMin), r.trace->best.t, splatNode(r.tlasSlack), leaves,
+                           r.stack, r.sp, r.ref))
+    {
+        prefetchRef(scene.tlas, leaves, r.ref);
+        return true;
+    }
+    if (r.trace->singleInstance)
+        return false;
+    if (!popNext(r.stack, 0, r.sp, cullDistance<true>(r.trace->best.t, r.tlasSlack), r.ref))
+        return false;
+    prefetchRef(scene.tlas, leaves, r.ref);
+    return true;
+}
+
+/// Traces stream.rays[i] into stream.hits[i] (or stream.occluded[i]) with kRaysInFlight queries
+/// interleaved, each stepped round-robin.
+inline void traceStream(const SceneView& scene, const SceneStream& stream)
+{
+    StreamRay slots[kRaysInFlight];
+    StreamRay* live[kRaysInFlight];
+    int liveCount = 0;
+    size_t next = 0;
+    // Starts the next queries of the stream in `r` until one needs traversal; false at the end.
+    auto refill = [&](StreamRay& r) {
+        while (next < stream.rays.size())
+        {
+            const uint32_t index = uint32_t(next++);
+            const Ray& ray = stream.rays[index];
+            if (isQueryable(ray))
+            {
+                if (startStreamRay(scene, r, SceneQuery{ray, stream.cull, stream.alphaTest, stream.anyHit}, index))
+                    return true;
+                stream.write(index, r.trace->best);
+            }
+            else
+                stream.write(index, TriangleHit{});
+        }
+        return false;
+    };
+    for (StreamRay& r : slots)
+        if (refill(r))
+            live[liveCount++] = &r;
+    while (liveCount > 0)
+    {
+        for (int i = 0; i < liveCount;)
+        {
+            StreamRay& r = *live[i];
+            if (stepStreamRay(scene, r))
+                ++i;
+            else
+            {
+                stream.write(r.index, r.trace->best);
+                if (!refill(r))
+                    live[i] = live[--liveCount];
+            }
+        }
+    }
 }
 } // namespace falcor::accel::FALCOR_ACCEL_ISA
