@@ -1,6 +1,6 @@
 """The light samplers over SIMD lanes (EmissiveLightSampler::sampleLight / evalPdf /
 evalSelectionPdf for the Uniform, Power and LightBVH kinds; EnvMapSampler::sample / toUv / evalUv /
-evalPdfUv) give every lane the bits of the one-path functions, at every lane width this machine
+evalPdfUv; the analytic lights' sampleLight, lane by lane) give every lane the bits of the one-path functions, at every lane width this machine
 runs (4, 8, 16 lanes: sse2, avx2, avx512), through the `_lanes_lights` test hook
 (Rendering/Lights/LightLanesCheck.h). Masked-off lanes draw no random numbers: the number each
 row's generator gives after sampling is compared too."""
@@ -20,10 +20,32 @@ LAMP_HEIGHT = 1.5
 # Output words of a row (LightLanesCheck.h).
 EMISSIVE_VALID, TRIANGLE, EMISSIVE_PDF_WORD, EMISSIVE_NEXT, EVAL_PDF, SELECTION_PDF = 0, 1, 15, 16, 17, 18
 ENV_VALID, ENV_PDF, ENV_NEXT, PDF_UV = 19, 26, 27, 33
+ANALYTIC_VALID, ANALYTIC_PDF, ANALYTIC_NEXT = 34, 48, 49
+ANALYTIC_LIGHTS = 7
 
 # A textured lamp facing down, a glowing sphere (triangles of many areas: a spread-out power
-# CDF), a dim cube, and the sunset sky.
+# CDF), a dim cube, the sunset sky and one analytic light of each kind.
 SCENE = f"""
+def place(light, transform):
+    sceneBuilder.addLight(light)
+    sceneBuilder.createAnimation(light, light.name + 'Placement', 1.0).addKeyframe(0.0, transform)
+
+place(RectLight('Rect'), Transform(translation=float3(0, 2.5, 0), rotationEulerDeg=float3(90, 0, 0), scaling=float3(0.6, 0.3, 1)))
+place(DiscLight('Disc'), Transform(translation=float3(0.5, 2, 0), rotationEulerDeg=float3(90, 0, 0), scaling=0.5))
+place(SphereLight('Sphere'), Transform(translation=float3(-1, 2, 1), scaling=0.4))
+sun = DistantLight('Sun')
+sun.direction = float3(0.2, -1, 0.1)
+sun.angle = 0.1
+sceneBuilder.addLight(sun)
+sceneBuilder.addLight(DirectionalLight('Directional'))
+sceneBuilder.addLight(PointLight('Point'))
+spot = PointLight('Spot')
+spot.position = float3(0, 3, 0)
+spot.direction = float3(0, -1, 0)
+spot.openingAngle = 0.6
+spot.penumbraAngle = 0.2
+sceneBuilder.addLight(spot)
+
 lamp = StandardMaterial('Lamp')
 lamp.loadTexture(MaterialTextureSlot.Emissive, r'{SCENES / "Textures" / "checker.png"}')
 lamp.emissiveFactor = 4.0
@@ -88,7 +110,7 @@ def inputs(light_count, seed=27):
     uv = rng.random((n, 2)).astype(np.float32)
     edges = np.array([0.0, 1.0, 0.5, np.nextafter(np.float32(1), np.float32(0)), 0.25, 1 / 3], np.float32)
     uv[6:6 + len(edges) ** 2] = np.stack(np.meshgrid(edges, edges), -1).reshape(-1, 2)
-    return {"pos": pos, "normal": normal, "upper": rng.random(n) < 0.5, "active": rng.random(n) < 0.8,
+    return {"light": rng.integers(0, ANALYTIC_LIGHTS, n).astype(np.uint32), "pos": pos, "normal": normal, "upper": rng.random(n) < 0.5, "active": rng.random(n) < 0.8,
             "seed": rng.integers(0, 2**32, n, dtype=np.uint32), "triangle": triangle, "pos_on_light": pos_on_light,
             "normal_on_light": normal_on_light, "dir": dirs, "uv": uv}
 
@@ -113,7 +135,7 @@ def test_light_sampling_over_lanes_matches_the_one_path_bits(scene, isa, kind):
     # samples, and masked-off rows (their generators did not move).
     active = data["active"]
     found = ref[:, EMISSIVE_VALID] == 1
-    assert found.sum() > ROWS // 3 and (active & ~found).sum() > ROWS // 20
+    assert found.sum() > ROWS // 4 and (active & ~found).sum() > ROWS // 20
     assert (float_words(ref, EMISSIVE_PDF_WORD)[found] > 0).all()
     assert len(np.unique(ref[found, TRIANGLE])) > light_count // 10
     assert (float_words(ref, EVAL_PDF) > 0).sum() > ROWS // 10 and (active & (float_words(ref, EVAL_PDF) == 0)).sum() > ROWS // 5
@@ -125,6 +147,10 @@ def test_light_sampling_over_lanes_matches_the_one_path_bits(scene, isa, kind):
     assert np.array_equal(ref[~active, EMISSIVE_NEXT], first_numbers[~active, EMISSIVE_NEXT])
     assert (ref[active, EMISSIVE_NEXT] != first_numbers[active, EMISSIVE_NEXT]).mean() > 0.99
     assert np.array_equal(ref[~active, ENV_NEXT], first_numbers[~active, ENV_NEXT])
+    analytic = ref[:, ANALYTIC_VALID] == 1
+    assert (analytic == active).mean() < 1 and analytic.sum() > ROWS // 2 and (ref[~active, ANALYTIC_VALID] == 0).all()
+    assert len(np.unique(data["light"][analytic & (float_words(ref, ANALYTIC_PDF) > 0)])) == 4  # The area and distant lights.
+    assert np.array_equal(ref[~active, ANALYTIC_NEXT], first_numbers[~active, ANALYTIC_NEXT])
     inside = (data["uv"][:, 1] > 0) & (data["uv"][:, 1] < 1)  # sin θ > 0
     assert (float_words(ref, PDF_UV)[inside] > 0).all() and (float_words(ref, PDF_UV)[~inside] == 0).all()
 
@@ -135,3 +161,8 @@ def test_lanes_lights_hook_names_the_bad_input(scene):
         R._lanes_lights(scene, "Uniform", {k: v for k, v in data.items() if k != "uv"}, lanes=True)
     with pytest.raises(ValueError, match=r"inputs\['normal'\] must be a \(12000, 3\) array"):
         R._lanes_lights(scene, "Uniform", {**data, "normal": data["normal"][:, :2]}, lanes=True)
+    light = data["light"].copy()
+    light[5] = ANALYTIC_LIGHTS
+    data["active"][5] = True
+    with pytest.raises(ValueError, match=r"inputs\['light'\]\[5\] = 7 is not one of the scene's 7 analytic lights"):
+        R._lanes_lights(scene, "Uniform", {**data, "light": light}, lanes=True)

@@ -36,6 +36,14 @@ struct TriangleLightSampleT
     F distance = 0.f;
     vector<F, 3> Le{0.f, 0.f, 0.f};
     F pdf = 0.f;
+
+    /// Makes lane i hold the one-path sample `s`.
+    void setLane(int i, const TriangleLightSampleT<float>& s)
+    {
+        detail::setLaneValue(triangleIndex, i, s.triangleIndex), detail::setLaneValue(posW, i, s.posW);
+        detail::setLaneValue(normalW, i, s.normalW), detail::setLaneValue(dir, i, s.dir), detail::setLaneValue(distance, i, s.distance);
+        detail::setLaneValue(Le, i, s.Le), detail::setLaneValue(pdf, i, s.pdf);
+    }
 };
 using TriangleLightSample = TriangleLightSampleT<float>;
 
@@ -227,19 +235,11 @@ private:
                                  const MaskOf<F>& active, TriangleLightSampleT<F>& ls) const
     {
         MaskOf<F> valid(false);
-        detail::forEachLane(active, [&](int i) {
-            auto laneSg = sg.lane(i);
+        detail::forEachLaneStream(sg, active, [&](int i, auto& laneSg) {
             TriangleLightSample s;
             const bool found = sampleLight(detail::laneValue(posW, i), detail::laneValue(normalW, i), detail::laneValue(upper, i), laneSg, s);
-            sg.setLane(i, laneSg);
-            valid.set(i, found);
-            ls.triangleIndex.set(i, s.triangleIndex);
-            detail::setLaneValue(ls.posW, i, s.posW);
-            detail::setLaneValue(ls.normalW, i, s.normalW);
-            detail::setLaneValue(ls.dir, i, s.dir);
-            ls.distance.set(i, s.distance);
-            detail::setLaneValue(ls.Le, i, s.Le);
-            ls.pdf.set(i, s.pdf);
+            detail::setLaneValue(valid, i, found);
+            ls.setLane(i, s);
         });
         return valid;
     }

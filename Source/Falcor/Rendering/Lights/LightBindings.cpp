@@ -120,6 +120,12 @@ py::dict lanesLightsCheck(const std::shared_ptr<Scene>& scene, const std::string
     const auto posOnLight = lanesCheckInput<float>(inputs, "pos_on_light", rows, 3);
     const auto normalOnLight = lanesCheckInput<float>(inputs, "normal_on_light", rows, 3);
     const auto dir = lanesCheckInput<float>(inputs, "dir", rows, 3), uv = lanesCheckInput<float>(inputs, "uv", rows, 2);
+    const auto light = lanesCheckInput<uint32_t>(inputs, "light", rows, 0);
+    const std::vector<LightData>& lights = scene->getActiveLights();
+    for (size_t k = 0; k < rows; ++k)
+        if (active.at(k) && light.at(k) >= lights.size())
+            throw py::value_error("_lanes_lights: inputs['light'][" + std::to_string(k) + "] = " + std::to_string(light.at(k)) +
+                                  " is not one of the scene's " + std::to_string(lights.size()) + " analytic lights");
     py::array_t<uint32_t> out({py::ssize_t(rows), py::ssize_t(kLightCheckWords)});
     LightLanesCheckIO io;
     io.count = rows;
@@ -127,6 +133,7 @@ py::dict lanesLightsCheck(const std::shared_ptr<Scene>& scene, const std::string
     io.upper = reinterpret_cast<const uint8_t*>(upper.data()), io.active = reinterpret_cast<const uint8_t*>(active.data());
     io.lightCount = emissive.lights->getTriangleCount();
     io.posOnLight = posOnLight.data(), io.normalOnLight = normalOnLight.data(), io.dir = dir.data(), io.uv = uv.data();
+    io.lights = lights, io.light = light.data();
     io.out = out.mutable_data();
     int laneWidth = 1;
     if (lanes)
@@ -257,7 +264,7 @@ void registerLightBindings(py::module_& root)
 
     m.def("_lanes_lights", &lanesLightsCheck, "scene"_a, "type"_a, "inputs"_a, "lanes"_a,
           "Test hook: the emissive ('Uniform', 'Power', 'LightBVH') and env-map samplers over `inputs` (numpy arrays pos, "
-          "normal, upper, active, seed, triangle, pos_on_light, normal_on_light, dir, uv), at the active ISA's lane width "
-          "(lanes=True) or one row at a time; dict of words (rows, 34) uint32 (LightLanesCheck.h), lane_width, light_count.");
+          "normal, upper, active, seed, triangle, pos_on_light, normal_on_light, dir, uv, light) and the analytic lights, at "
+          "the active ISA's lane width (lanes=True) or one row at a time; dict of words (rows, 50) uint32 (LightLanesCheck.h), lane_width, light_count.");
 }
 } // namespace falcor::python

@@ -1,9 +1,11 @@
 #pragma once
+#include "Rendering/Lights/LightLanes.h"
 #include "Scene/Light.h"
 #include "Scene/SceneMath.h"
 #include "Utils/Math/MathHelpers.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include <cfloat>
+#include <span>
 
 // Sampling Falcor's analytic lights from a shading point (Falcor's LightHelpers).
 namespace falcor
@@ -14,16 +16,26 @@ constexpr float kMinLightDistSqr = 1e-9f;
 constexpr float kMaxLightDistance = FLT_MAX;
 
 /// A point on a light as seen from a shading point. `Li` is already divided by `pdf` (the
-/// solid-angle density; 0 for point and directional lights, which are deltas).
-struct AnalyticLightSample
+/// solid-angle density; 0 for point and directional lights, which are deltas). Per lane when F is
+/// a lane type (AnalyticLightSample: one path).
+template<typename F>
+struct AnalyticLightSampleT
 {
-    float3 posW{0.f, 0.f, 0.f};
-    float3 normalW{0.f, 0.f, 0.f};
-    float3 dir{0.f, 0.f, 0.f}; ///< Normalized, from the shading point to the light.
-    float distance = 0.f;
-    float3 Li{0.f, 0.f, 0.f};
-    float pdf = 0.f;
+    vector<F, 3> posW{0.f, 0.f, 0.f};
+    vector<F, 3> normalW{0.f, 0.f, 0.f};
+    vector<F, 3> dir{0.f, 0.f, 0.f}; ///< Normalized, from the shading point to the light.
+    F distance = 0.f;
+    vector<F, 3> Li{0.f, 0.f, 0.f};
+    F pdf = 0.f;
+
+    /// Makes lane i hold the one-path sample `s`.
+    void setLane(int i, const AnalyticLightSampleT<float>& s)
+    {
+        detail::setLaneValue(posW, i, s.posW), detail::setLaneValue(normalW, i, s.normalW), detail::setLaneValue(dir, i, s.dir);
+        detail::setLaneValue(distance, i, s.distance), detail::setLaneValue(Li, i, s.Li), detail::setLaneValue(pdf, i, s.pdf);
+    }
 };
+using AnalyticLightSample = AnalyticLightSampleT<float>;
 
 namespace detail
 {
@@ -120,5 +132,21 @@ bool sampleLight(const float3& shadingPosW, const LightData& light, SampleGenera
     }
     }
     return false;
+}
+
+/// The lanes of `active` sample lights[index[i]] from their shading points, lane by lane through
+/// the one-path sampleLight, each with its lane's stream of `sg` (a lane generator); returns where
+/// a light can contribute. The other lanes draw nothing and keep `ls`.
+template<typename F, typename SampleGenerator>
+MaskOf<F> sampleLight(const vector<F, 3>& shadingPosW, std::span<const LightData> lights, const UintOf<F>& index, SampleGenerator& sg,
+                      const MaskOf<F>& active, AnalyticLightSampleT<F>& ls)
+{
+    MaskOf<F> valid(false);
+    detail::forEachLaneStream(sg, active, [&](int i, auto& laneSg) {
+        AnalyticLightSample s;
+        detail::setLaneValue(valid, i, sampleLight(detail::laneValue(shadingPosW, i), lights[detail::laneValue(index, i)], laneSg, s));
+        ls.setLane(i, s);
+    });
+    return valid;
 }
 } // namespace falcor

@@ -98,6 +98,25 @@ FALCOR_LANE_INLINE void forEachLane(const Mask& mask, Visit&& visit)
         visit(std::countr_zero(bits));
 }
 
+/// Calls visit(i, stream) for every lane i of `mask` with lane i's stream of the lane generator
+/// `sg` as a one-path generator, and makes lane i continue where visit left the stream. One path
+/// (a bool mask): visit(0, sg) if mask.
+template<typename SampleGenerator, typename Mask, typename Visit>
+void forEachLaneStream(SampleGenerator& sg, const Mask& mask, Visit&& visit)
+{
+    if constexpr (std::is_same_v<Mask, bool>)
+    {
+        if (mask)
+            visit(0, sg);
+    }
+    else
+        forEachLane(mask, [&](int i) {
+            auto stream = sg.lane(i);
+            visit(i, stream);
+            sg.setLane(i, stream);
+        });
+}
+
 /// `fn` of one lane's arguments, lane by lane over `active` (the other lanes: zero). For a
 /// one-lane F, active ? fn(args...) : zero. `fn` returns a float vector.
 template<typename F, typename Fn, typename... Args>

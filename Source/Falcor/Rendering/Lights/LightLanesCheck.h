@@ -5,6 +5,7 @@
 // functions. Both write the same words per row, so tests compare the bits.
 #include "Rendering/Lights/EmissiveLightSampler.h"
 #include "Rendering/Lights/EnvMapSampler.h"
+#include "Rendering/Lights/LightHelpers.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <bit>
 #include <cstddef>
@@ -26,13 +27,15 @@ struct LightLanesCheckIO
     const float* normalOnLight = nullptr; ///< (count, 3).
     const float* dir = nullptr;           ///< (count, 3) toUv input.
     const float* uv = nullptr;            ///< (count, 2) evalUv / evalPdfUv input.
+    std::span<const LightData> lights;    ///< The scene's analytic lights.
+    const uint32_t* light = nullptr;      ///< The analytic light each row samples (valid where active).
     uint32_t* out = nullptr;              ///< (count, kLightCheckWords).
 };
 
 /// Output words per row: emissive valid, triangle, posW, normalW, dir, distance, Le, pdf, the next
 /// random number after it, evalPdf, evalSelectionPdf; env valid, dir, Le, pdf, next number; toUv,
-/// evalUv, evalPdfUv.
-inline constexpr size_t kLightCheckWords = 34;
+/// evalUv, evalPdfUv; analytic valid, posW, normalW, dir, distance, Li, pdf, next number.
+inline constexpr size_t kLightCheckWords = 50;
 
 /// The generator of a check row.
 inline UniformSampleGenerator lightCheckGenerator(size_t row, uint32_t seed)
@@ -53,6 +56,9 @@ struct LightCheckResults
     vector<F, 2> uv{0.f, 0.f};
     vector<F, 3> Le{0.f, 0.f, 0.f};
     F pdfUv = 0.f;
+    MaskOf<F> analyticValid = false;
+    AnalyticLightSampleT<F> analytic;
+    F analyticNext = 0.f;
 };
 
 namespace detail
@@ -81,6 +87,8 @@ void storeLightCheckRow(const LightCheckResults<F>& r, int lane, uint32_t* out)
     put(r.emissiveValid), put(r.emissive.triangleIndex), put(r.emissive.posW), put(r.emissive.normalW), put(r.emissive.dir);
     put(r.emissive.distance), put(r.emissive.Le), put(r.emissive.pdf), put(r.emissiveNext), put(r.emissivePdf), put(r.selectionPdf);
     put(r.envValid), put(r.env.dir), put(r.env.Le), put(r.env.pdf), put(r.envNext), put(r.uv), put(r.Le), put(r.pdfUv);
+    put(r.analyticValid), put(r.analytic.posW), put(r.analytic.normalW), put(r.analytic.dir), put(r.analytic.distance);
+    put(r.analytic.Li), put(r.analytic.pdf), put(r.analyticNext);
 }
 
 /// The reference: row by row through the one-path functions (an inactive row draws nothing).
@@ -109,6 +117,10 @@ inline void lightScalarCheck(const EmissiveLightSampler& emissive, const EnvMapS
         if (active)
             r.uv = env.toUv(row3(io.dir, k)), r.Le = env.evalUv(uv);
         r.pdfUv = env.evalPdfUv(uv);
+        UniformSampleGenerator lightSg = lightCheckGenerator(k, io.seed[k]);
+        if (active)
+            r.analyticValid = sampleLight(posW, io.lights[io.light[k]], lightSg, r.analytic);
+        r.analyticNext = sampleNext1D(lightSg);
         storeLightCheckRow(r, 0, io.out + k * kLightCheckWords);
     }
 }

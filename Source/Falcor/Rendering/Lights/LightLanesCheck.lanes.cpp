@@ -44,12 +44,13 @@ int lightLanesCheck(const EmissiveLightSampler& emissive, const EnvMapSampler& e
     {
         const int rows = int(std::min<size_t>(kLanes, io.count - first));
         Mask active(false), upper(false);
-        UintLanes<kLanes> triangle(0u);
+        UintLanes<kLanes> triangle(0u), light(0u);
         for (int i = 0; i < rows; ++i)
         {
             active.set(i, io.active[first + i] != 0);
             upper.set(i, io.upper[first + i] != 0);
             triangle.set(i, io.triangle[first + i]);
+            light.set(i, io.light[first + i]);
         }
         const vector<F, 3> posW = loadRows<3>(io.posW, first, io.count), normalW = loadRows<3>(io.normalW, first, io.count);
         LightCheckResults<F> r;
@@ -68,6 +69,9 @@ int lightLanesCheck(const EmissiveLightSampler& emissive, const EnvMapSampler& e
         r.uv = env.toUv(loadRows<3>(io.dir, first, io.count), active);
         r.Le = env.evalUv(uv, active);
         r.pdfUv = env.evalPdfUv(uv);
+        LaneGenerator lightSg = loadGenerators(io, first, rows);
+        r.analyticValid = sampleLight(posW, io.lights, light, lightSg, active, r.analytic);
+        r.analyticNext = sampleNext1D(lightSg);
         for (int i = 0; i < rows; ++i)
             storeLightCheckRow(r, i, io.out + (first + i) * kLightCheckWords);
     }
