@@ -12,6 +12,7 @@
 #include "Rendering/Materials/BSDFs/PBRTDielectricBSDF.h"
 #include "Rendering/Materials/BSDFs/PBRTDiffuseTransmissionBSDF.h"
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
+#include "Rendering/Materials/MaterialLanesCheck.h"
 #include "Rendering/Materials/RGLMaterial.h"
 #include "Scene/TextureSampler.h"
 #include "Utils/Sampling/AliasTable.h"
@@ -331,5 +332,52 @@ void registerRenderingBindings(py::module_& root)
         },
         "texture"_a, "uv"_a, "ddx"_a, "ddy"_a, "max_anisotropy"_a = 8,
         "Anisotropic lookup of a footprint given by its uv gradients (wrap addressing), as material textures are sampled with gradients.");
+
+    // Test hooks (MaterialLanesCheck.h): the lane code at the active ISA's width (lanes=True) or the scalar code, on the same rows.
+    using MaskArray = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
+    m.def("_lanes_bsdf_sample_generator", [](const std::string& type, const MaskArray& active, uint32_t seed, bool lanes) {
+        FALCOR_CHECK(type == "TinyUniform" || type == "Uniform", "_lanes_bsdf_sample_generator: unknown generator '", type, "'.");
+        FALCOR_CHECK(active.ndim() == 2, "_lanes_bsdf_sample_generator: active must be a (steps, N) array.");
+        SampleGeneratorLanesCheck io;
+        io.uniform = type == "Uniform", io.steps = size_t(active.shape(0)), io.count = size_t(active.shape(1)), io.seed = seed;
+        py::array_t<float> numbers({io.steps, io.count, size_t(2)});
+        py::array_t<uint32_t> finalNext(io.count);
+        std::fill_n(numbers.mutable_data(), numbers.size(), 0.f);
+        io.active = active.data(), io.numbers = numbers.mutable_data(), io.finalNext = finalNext.mutable_data();
+        {
+            py::gil_scoped_release release;
+            lanes ? sampleGeneratorLanesCheck(io) : sampleGeneratorScalarCheck(io);
+        }
+        return py::dict("numbers"_a = numbers, "final_next"_a = finalNext);
+    }, "type"_a, "active"_a, "seed"_a, "lanes"_a);
+    m.def("_lanes_bsdf_material", [](const std::string& kind, const py::dict& rows, uint32_t seed, bool lanes) {
+        MaterialLanesCheck io;
+        FALCOR_CHECK(kind == "PBRTDiffuse" || kind == "PBRTConductor", "_lanes_bsdf_material: unknown kind '", kind, "'.");
+        io.kind = kind == "PBRTDiffuse" ? MaterialLanesCheck::Kind::PBRTDiffuse : MaterialLanesCheck::Kind::PBRTConductor;
+        io.count = size_t(FloatArray::ensure(rows["V"]).shape(0)), io.seed = seed;
+        std::vector<py::object> keep; // The converted inputs live until the check returns.
+        auto input = [&]<typename T>(const char* name, size_t columns, const T*& to) {
+            auto a = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(rows[name]);
+            FALCOR_CHECK(a && size_t(a.size()) == io.count * columns, "_lanes_bsdf_material: '", name, "' must have ", io.count, " rows of ",
+                         columns);
+            to = a.data(), keep.push_back(a);
+        };
+        input("V", 3, io.V), input("wo", 3, io.wo), input("T", 3, io.T), input("B", 3, io.B), input("N", 3, io.N);
+        input("faceN", 3, io.faceN), input("frontFacing", 1, io.frontFacing), input("active", 1, io.active);
+        input("params", MaterialLanesCheck::kParams, io.params);
+        const py::ssize_t n = py::ssize_t(io.count);
+        py::array_t<float> eval({n, py::ssize_t(3)}), pdf(n), wo({n, py::ssize_t(3)}), weight({n, py::ssize_t(3)}), samplePdf(n);
+        py::array_t<uint32_t> lobe(n), finalNext(n);
+        py::array_t<uint8_t> valid(n);
+        io.eval = eval.mutable_data(), io.pdf = pdf.mutable_data(), io.sampleWo = wo.mutable_data(), io.sampleWeight = weight.mutable_data();
+        io.samplePdf = samplePdf.mutable_data(), io.sampleLobe = lobe.mutable_data(), io.sampleValid = valid.mutable_data();
+        io.finalNext = finalNext.mutable_data();
+        {
+            py::gil_scoped_release release;
+            lanes ? materialLanesCheck(io) : materialScalarCheck(io);
+        }
+        return py::dict("eval"_a = eval, "pdf"_a = pdf, "wo"_a = wo, "weight"_a = weight, "sample_pdf"_a = samplePdf, "lobe"_a = lobe,
+                        "valid"_a = valid, "final_next"_a = finalNext);
+    }, "kind"_a, "rows"_a, "seed"_a, "lanes"_a);
 }
 } // namespace falcor::python

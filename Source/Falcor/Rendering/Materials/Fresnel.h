@@ -1,5 +1,6 @@
 #pragma once
 #include "Utils/Math/Vector.h"
+#include "Utils/Simd/Lane.h"
 #include <algorithm>
 #include <cmath>
 
@@ -51,23 +52,25 @@ inline float evalFresnelDielectric(float eta, float cosThetaI)
 namespace falcor
 {
 /// Fresnel reflectance of a conductor with complex index of refraction eta + i·k (Shirley's
-/// formulation), per color channel.
-inline float evalFresnelConductor(float eta, float k, float cosThetaI)
+/// formulation), per color channel. Per lane when F is a lane type.
+template<typename F>
+F evalFresnelConductor(const F& eta, const F& k, const F& cosThetaI)
 {
-    const float cos2 = cosThetaI * cosThetaI;
-    const float sin2 = std::max(1.f - cos2, 0.f);
-    const float sin4 = sin2 * sin2;
-    const float inner = eta * eta - k * k - sin2;
-    const float a2b2 = std::sqrt(std::max(inner * inner + 4.f * eta * eta * k * k, 0.f));
-    const float a = std::sqrt(std::max(0.5f * (a2b2 + inner), 0.f));
-    const float rs = ((a2b2 + cos2) - 2.f * a * cosThetaI) / ((a2b2 + cos2) + 2.f * a * cosThetaI);
-    const float rp = ((cos2 * a2b2 + sin4) - 2.f * a * cosThetaI * sin2) / ((cos2 * a2b2 + sin4) + 2.f * a * cosThetaI * sin2);
+    const F cos2 = cosThetaI * cosThetaI;
+    const F sin2 = max(1.f - cos2, F(0.f));
+    const F sin4 = sin2 * sin2;
+    const F inner = eta * eta - k * k - sin2;
+    const F a2b2 = sqrt(max(inner * inner + 4.f * eta * eta * k * k, F(0.f)));
+    const F a = sqrt(max(0.5f * (a2b2 + inner), F(0.f)));
+    const F rs = ((a2b2 + cos2) - 2.f * a * cosThetaI) / ((a2b2 + cos2) + 2.f * a * cosThetaI);
+    const F rp = ((cos2 * a2b2 + sin4) - 2.f * a * cosThetaI * sin2) / ((cos2 * a2b2 + sin4) + 2.f * a * cosThetaI * sin2);
     return 0.5f * (rs + rs * rp);
 }
 
-inline float3 evalFresnelConductor(const float3& eta, const float3& k, float cosThetaI)
+template<typename F>
+vector<F, 3> evalFresnelConductor(const vector<F, 3>& eta, const vector<F, 3>& k, const F& cosThetaI)
 {
-    return float3(evalFresnelConductor(eta.x(), k.x(), cosThetaI), evalFresnelConductor(eta.y(), k.y(), cosThetaI),
-                  evalFresnelConductor(eta.z(), k.z(), cosThetaI));
+    return vector<F, 3>(evalFresnelConductor(eta.x(), k.x(), cosThetaI), evalFresnelConductor(eta.y(), k.y(), cosThetaI),
+                        evalFresnelConductor(eta.z(), k.z(), cosThetaI));
 }
 } // namespace falcor

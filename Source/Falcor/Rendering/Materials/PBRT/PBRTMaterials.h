@@ -11,8 +11,13 @@
 // material data, and the properties integrators and denoisers see. None emits.
 namespace falcor
 {
-using PBRTDiffuseMaterialInstance = BSDFMaterialInstance<LambertDiffuseBRDF, BSDFSides::Reflection>;
-using PBRTConductorMaterialInstance = BSDFMaterialInstance<PBRTConductorBSDF, BSDFSides::Reflection>;
+/// Per lane for F = FloatLanes<W> (filled lane by lane from the scalar instances: setLane).
+template<typename F>
+using PBRTDiffuseMaterialInstanceT = BSDFMaterialInstance<LambertDiffuseBRDFT<F>, BSDFSides::Reflection>;
+using PBRTDiffuseMaterialInstance = PBRTDiffuseMaterialInstanceT<float>;
+template<typename F>
+using PBRTConductorMaterialInstanceT = BSDFMaterialInstance<PBRTConductorBSDFT<F>, BSDFSides::Reflection>;
+using PBRTConductorMaterialInstance = PBRTConductorMaterialInstanceT<float>;
 using PBRTDielectricMaterialInstance = BSDFMaterialInstance<PBRTDielectricBSDF, BSDFSides::FullSphere>;
 using PBRTDiffuseTransmissionMaterialInstance = BSDFMaterialInstance<PBRTDiffuseTransmissionBSDF, BSDFSides::FullSphere>;
 using PBRTCoatedConductorMaterialInstance = BSDFMaterialInstance<CoatedBSDF<PBRTConductorBSDF>, BSDFSides::Reflection>;
@@ -24,7 +29,11 @@ inline BSDFProperties materialProperties(const LambertDiffuseBRDF& b, const Shad
     p.guideNormal = sf.N, p.roughness = 1.f, p.diffuseReflectionAlbedo = b.albedo;
     return p;
 }
-inline uint32_t materialLobeTypes(const LambertDiffuseBRDF&) { return kLobeDiffuseReflection; }
+template<typename F>
+uint32_t materialLobeTypes(const LambertDiffuseBRDFT<F>&)
+{
+    return kLobeDiffuseReflection;
+}
 
 inline BSDFProperties materialProperties(const PBRTConductorBSDF& b, const ShadingFrame& sf)
 {
@@ -33,7 +42,11 @@ inline BSDFProperties materialProperties(const PBRTConductorBSDF& b, const Shadi
     p.specularReflectionAlbedo = float3(1.f); // As Falcor: no albedo estimate from eta and k.
     return p;
 }
-inline uint32_t materialLobeTypes(const PBRTConductorBSDF& b) { return b.D.isSingular() ? kLobeDeltaReflection : kLobeSpecularReflection; }
+template<typename F>
+UintOf<F> materialLobeTypes(const PBRTConductorBSDFT<F>& b)
+{
+    return select(b.D.isSingular(), UintOf<F>(kLobeDeltaReflection), UintOf<F>(kLobeSpecularReflection));
+}
 
 inline BSDFProperties materialProperties(const PBRTDielectricBSDF& b, const ShadingFrame& sf)
 {
