@@ -78,8 +78,6 @@ def test_streams_equal_single_rays_on_every_isa(name, meshes, instances):
             per_isa.append((single_hits, single_any))
     hit_fraction = np.mean(per_isa[0][0]["instance_id"] != 0xFFFFFFFF)
     assert 0.2 < hit_fraction < 0.98  # the rays both hit and miss: the comparison means something
-    for hits, occluded in per_isa[3:]:
-        pass
     # Every ISA gives the same bits (same cull mode compared: entries 0, 3, 6 are cull='None').
     for other in per_isa[3::3]:
         assert_same_hits(per_isa[0][0], other[0])
@@ -95,6 +93,22 @@ def test_stream_lengths(count):
     assert len(stream_any) == count
     assert_same_hits(single_hits, stream_hits)
     np.testing.assert_array_equal(single_any, stream_any)
+
+
+def test_camera_streams():
+    """Camera rays (one origin, neighbouring directions) are traced one at a time by the stream
+    call (interleaving gains nothing on them); a stream mixing them with random rays is not."""
+    meshes, instances = cornell_like()
+    accel = build(meshes, instances)
+    u, v = np.meshgrid(np.linspace(-0.3, 0.3, 40), np.linspace(-0.3, 0.3, 40))
+    dirs = np.stack([u, v, -np.ones_like(u)], -1).reshape(-1, 3).astype(np.float32)
+    origins = np.tile(np.float32([0, 0.28, 1.2]), (len(dirs), 1))
+    rand_o, rand_d, _, _ = ray_set(accel, len(dirs), seed=9)
+    mixed_o, mixed_d = np.where(np.arange(len(dirs))[:, None] % 2 == 0, origins, rand_o), np.where(
+        np.arange(len(dirs))[:, None] % 2 == 0, dirs, rand_d)
+    for o, d in ((origins, dirs), (mixed_o, mixed_d)):
+        assert_same_hits(accel.closest_hit(o, d), accel.closest_hit(o, d, stream=True))
+        np.testing.assert_array_equal(accel.any_hit(o, d), accel.any_hit(o, d, stream=True))
 
 
 def test_alpha_tested_streams():
