@@ -1,4 +1,5 @@
 #include "DLSSPass.h"
+#include "Utils/Math/MathHelpers.h"
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
@@ -56,11 +57,6 @@ float renderRatio(DLSSProfile profile)
     default:
         return 0.58f;
     }
-}
-
-float maxComponent(const float3& c)
-{
-    return std::max(c.x(), std::max(c.y(), c.z()));
 }
 
 /// Input color in the accumulation's space: finite, non-negative, exposed and tone-mapped (HDR).

@@ -8,6 +8,7 @@
 #include "Utils/Color/ColorHelpers.h"
 #include <cmath>
 #include <span>
+#include <type_traits>
 
 namespace falcor
 {
@@ -23,16 +24,34 @@ struct PathTracerLights
     enum Type : uint32_t { EnvMap = 0, Emissive = 1, Analytic = 2 };
 };
 
-/// A light sample ready for a shadow ray (Falcor's PathTracer LightSample).
-struct PathLightSample
+/// A light sample ready for a shadow ray (Falcor's PathTracer LightSample), of one path or of a
+/// path per lane.
+template<typename F>
+struct PathLightSampleT
 {
-    float3 Li{0.f, 0.f, 0.f}; ///< Incident radiance divided by pdf.
-    float pdf = 0.f;
-    float3 origin{0.f, 0.f, 0.f};
-    float distance = 0.f;
-    float3 dir{0.f, 0.f, 0.f};
-    uint32_t lightType = 0;
+    vector<F, 3> Li{0.f, 0.f, 0.f}; ///< Incident radiance divided by pdf.
+    F pdf = 0.f;
+    vector<F, 3> origin{0.f, 0.f, 0.f};
+    F distance = 0.f;
+    vector<F, 3> dir{0.f, 0.f, 0.f};
+    UintOf<F> lightType = 0u;
 };
+
+/// The sample records of the light and BSDF calls, per float type (lanes: PathShadeLanes.h).
+template<typename F>
+struct PathLightTypes;
+template<>
+struct PathLightTypes<float>
+{
+    using EnvSample = EnvMapSample;
+    using TriangleSample = TriangleLightSample;
+    using AnalyticSample = AnalyticLightSample;
+    using BSDFSample = falcor::BSDFSample;
+};
+
+/// The float type of a shading data record: float, or a lane type.
+template<typename SD>
+using ShadingFloat = std::remove_cvref_t<decltype(std::declval<const SD&>().posW.data[0])>;
 
 /// What the integrator computes beyond color and the guide data.
 struct PathIntegratorOutputs
@@ -53,15 +72,68 @@ public:
         : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim), mOutputs(outputs)
     {}
 
-    /// Traces a path from its primary hit (or miss) to its end.
-    void tracePath(PathState& path, SampleGenerator& sg) const
+    // A path advances one segment at a time, through the stages the wavefront (PathWavefront.h)
+    // runs over whole queues of paths: `handleVertex` shades the hit (or the miss) at the end of
+    // the current segment and leaves the light sample's shadow ray pending; `resolveShadowRay`
+    // adds its light when unoccluded; while the path is active, `nextRay` is the next segment,
+    // and `arrive` records its hit.
+
+    /// Shades the current hit or miss: emission, a light sample (its shadow ray left pending), the
+    /// next direction, or the end of the path.
+    void handleVertex(PathState& path, SampleGenerator& sg) const
     {
         if (path.hit.isValid())
             handleHit(path, sg);
         else
             handleMiss(path);
-        continuePath(path, [&](PathState& p) { handleHit(p, sg); }, [&](PathState& p) { handleMiss(p); });
     }
+
+    /// Adds the pending light sample's light when `occluded` is false.
+    static void resolveShadowRay(PathState& path, bool occluded)
+    {
+        path.shadow.pending = false;
+        if (!occluded)
+            path.L += path.shadow.contribution;
+    }
+
+    /// The next segment's ray (counted as traced).
+    Ray nextRay(PathState& path) const
+    {
+        ++path.vertexIndex;
+        ++path.closestHitRays;
+        return Ray{path.origin, 0.f, path.dir};
+    }
+
+    /// Where the segment from `nextRay` ended.
+    void arrive(PathState& path, const TriangleHit& hit) const
+    {
+        path.hit = hit;
+        if (!hit.isValid())
+            path.sceneLength = kNRDInvalidPathLength;
+        else if (mOutputs.nrd || mOutputs.nrdAdditional) // Only NRD data reads it.
+            path.sceneLength = addHalf(path.sceneLength, hit.t);
+    }
+
+    bool useAlphaTest() const { return mParams.useAlphaTest; }
+
+    /// Whether hits may be shaded in SIMD lanes (PathShadeLanes.h): not while denoiser data,
+    /// which only the one-path code records, is asked for.
+    bool canShadeInLanes() const { return !mOutputs.guide && !mOutputs.nrd && !mOutputs.nrdAdditional; }
+    /// Whether the path's hit can join the SIMD shade stage: a PBRT diffuse surface (the material
+    /// with a lane form) seen from outside any dielectric volume.
+    bool isLaneShadeable(const PathState& path) const
+    {
+        return path.hit.isValid() && path.interiorList.isEmpty() &&
+               mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID).type == MaterialType::PBRTDiffuse;
+    }
+
+    /// The material's part of handleHit, on the concrete material instance so that its BSDF
+    /// calls inline (one dispatch per hit). Written over the path's float type (PathShading.inl):
+    /// `Path` is a PathState, or a PathVertexState of lanes with the matching hit, shading data,
+    /// material and generator lanes.
+    template<typename Path, typename SD, typename Material, typename Hit, typename Gen>
+    void shadeHit(Path& path, const Hit& hit, const SD& sd, Material& mi, Gen& sg) const;
+    MaterialInstance createMaterial(const PathState& path, const ShadingData& sd) const;
 
     /// NRD guide paths from a primary hit (Falcor's delta reflection and delta transmission
     /// passes): they follow delta lobes only and report where they end.
@@ -80,80 +152,56 @@ public:
     }
 
 private:
-    /// Traces the path's scatter rays until it ends, handing each hit or miss on.
+    /// Traces a guide path's scatter rays until it ends, handing each hit or miss on.
     template<typename OnHit, typename OnMiss>
     void continuePath(PathState& path, OnHit&& onHit, OnMiss&& onMiss) const
     {
         while (path.active)
         {
-            ++path.vertexIndex;
-            ++path.closestHitRays;
-            path.hit = mScene.closestHit(Ray{path.origin, 0.f, path.dir}, RayCullMode::None, mParams.useAlphaTest);
-            const bool tracksLength = mOutputs.nrd || mOutputs.nrdAdditional; // Only NRD data reads it.
+            arrive(path, mScene.closestHit(nextRay(path), RayCullMode::None, mParams.useAlphaTest));
             if (path.hit.isValid())
-            {
-                if (tracksLength)
-                    path.sceneLength = addHalf(path.sceneLength, path.hit.t);
                 onHit(path);
-            }
             else
-            {
-                path.sceneLength = kNRDInvalidPathLength;
                 onMiss(path);
-            }
         }
     }
 
-    bool hasFinishedSurfaceBounces(const PathState& path) const
-    {
-        const uint32_t d = path.getBounces(BounceType::Diffuse), s = path.getBounces(BounceType::Specular),
-                       t = path.getBounces(BounceType::Transmission);
-        return d + s + t > mParams.maxSurfaceBounces || d > mParams.maxDiffuseBounces || s > mParams.maxSpecularBounces ||
-               t > mParams.maxTransmissionBounces;
-    }
-
-    float evalMIS(float p0, float p1) const
-    {
-        switch (mParams.misHeuristic)
-        {
-        case MISHeuristic::Balance:
-            return p0 / (p0 + p1);
-        case MISHeuristic::PowerTwo:
-            return p0 * p0 / (p0 * p0 + p1 * p1);
-        case MISHeuristic::PowerExp:
-        {
-            const float q0 = std::pow(p0, mParams.misPowerExponent), q1 = std::pow(p1, mParams.misPowerExponent);
-            return q0 / (q0 + q1);
-        }
-        }
-        return 0.f;
-    }
+    /// Per lane when the path is lanes (here and below: PathShading.inl).
+    template<typename Path>
+    auto hasFinishedSurfaceBounces(const Path& path) const;
+    template<typename F>
+    F evalMIS(const F& p0, const F& p1) const;
 
     /// Paths give up after this many false intersections (Falcor's kMaxRejectedHits).
     static constexpr uint32_t kMaxRejectedHits = 16;
 
     void handleHit(PathState& path, SampleGenerator& sg) const;
-    /// The material's part of handleHit, on the concrete material instance so that its BSDF
-    /// calls inline (one dispatch per hit).
-    template<typename Material>
-    void shadeHit(PathState& path, const ShadingData& sd, Material& mi, SampleGenerator& sg) const;
     /// Attenuation by the dielectric volume the segment just traced ran through.
     void applyVolumeAbsorption(PathState& path, const ShadingData& sd) const;
     /// Skips false intersections inside higher-priority volumes; sets the outside IoR of true ones.
     bool handleNestedDielectrics(PathState& path, ShadingData& sd) const;
     /// Adds the env map's light; returns it (MIS-weighted, before the path throughput).
     float3 handleMiss(PathState& path) const;
-    MaterialInstance createMaterial(const PathState& path, const ShadingData& sd) const;
     /// Emission at the hit, MIS-weighted against the light sample taken at the previous vertex;
     /// returns what it added to the path.
-    float3 addEmission(PathState& path, const ShadingData& sd, const BSDFProperties& props, bool isPrimaryHit) const;
-    /// `Material`, here and in generateScatterRay: a MaterialInstance or one of its concrete types.
-    template<typename Material>
-    void sampleLightAndShade(PathState& path, const ShadingData& sd, const Material& mi, uint32_t lobes, SampleGenerator& sg) const;
-    bool generateLightSample(const ShadingData& sd, bool upper, bool lower, SampleGenerator& sg, PathLightSample& ls) const;
-    template<typename Material>
-    bool generateScatterRay(PathState& path, const ShadingData& sd, const Material& mi, const BSDFProperties& props,
-                            SampleGenerator& sg) const;
+    template<typename Path, typename Hit, typename SD, typename Props>
+    auto addEmission(Path& path, const Hit& hit, const SD& sd, const Props& props, MaskOf<typename Path::Float> isPrimaryHit) const;
+    /// The light sample of the `live` paths; its shadow ray is left pending.
+    template<typename Path, typename SD, typename Material, typename Gen>
+    void sampleLightAndShade(Path& path, const SD& sd, const Material& mi, UintOf<typename Path::Float> lobes, Gen& sg,
+                             MaskOf<typename Path::Float> live) const;
+    template<typename SD, typename Gen>
+    auto generateLightSample(const SD& sd, MaskOf<ShadingFloat<SD>> upper, MaskOf<ShadingFloat<SD>> lower, Gen& sg,
+                             MaskOf<ShadingFloat<SD>> live, PathLightSampleT<ShadingFloat<SD>>& ls) const;
+    template<typename SD, typename Gen, typename Towards>
+    auto sampleAnalyticLights(const SD& sd, Gen& sg, MaskOf<ShadingFloat<SD>> live, PathLightSampleT<ShadingFloat<SD>>& ls,
+                              Towards&& rayOriginTowards) const;
+    template<typename Path, typename SD, typename Material, typename Props, typename Gen>
+    auto generateScatterRay(Path& path, const SD& sd, const Material& mi, const Props& props, Gen& sg,
+                            MaskOf<typename Path::Float> live) const;
+    /// Guide and NRD data of the vertex (one path at a time only).
+    void setDenoiserData(PathState& path, const ShadingData& sd, const BSDFProperties& props, uint32_t lobes, const float3& emission,
+                         bool wasDeltaOnlyPath) const;
     void setGuideData(PathState& path, const ShadingData& sd, const BSDFProperties& props) const;
     /// Falcor's setNRD* calls of handleHit: demodulation data of the sample and the pixel.
     void setNRDData(PathState& path, const ShadingData& sd, const BSDFProperties& props, uint32_t lobes, const float3& emission,
@@ -178,4 +226,5 @@ private:
 } // namespace falcor
 
 #include "PathIntegrator.inl"
+#include "PathShading.inl"
 #include "PathIntegratorNRD.inl"

@@ -118,7 +118,7 @@ void PathIntegrator<SG>::handleDeltaReflectionHit(PathState& path, SG& sg, NRDDe
         mi.setActiveLobes(followTransmission ? kLobeDeltaTransmission : kLobeDeltaReflection);
     }
     path.origin = sd.computeRayOrigin();
-    if (!generateScatterRay(path, sd, mi, props, sg))
+    if (!generateScatterRay(path, sd, mi, props, sg, true))
         return finish(none);
     if (path.isTransmission && isSemiOpaque(sd))
         finish(deltaGuideAt(path, sd, props, lobes));
@@ -156,12 +156,12 @@ void PathIntegrator<SG>::handleDeltaTransmissionHit(PathState& path, SG& sg, NRD
         return finish(deltaGuideAt(path, sd, props, lobes));
     path.origin = sd.computeRayOrigin();
     mi.setActiveLobes(kLobeDeltaTransmission);
-    bool valid = generateScatterRay(path, sd, mi, props, sg);
+    bool valid = generateScatterRay(path, sd, mi, props, sg, true);
     // Where transmission is impossible (total internal reflection, opaque mirrors) reflect instead.
     if (!valid && isDeltaReflectionAllowedAlongDeltaTransmissionPath(sd, headerIoR(*sd.mtl)))
     {
         mi.setActiveLobes(kLobeDeltaTransmission | kLobeDeltaReflection);
-        valid = generateScatterRay(path, sd, mi, props, sg);
+        valid = generateScatterRay(path, sd, mi, props, sg, true);
     }
     if (!valid)
         finish(deltaGuideAt(path, sd, props, lobes));

@@ -1,5 +1,6 @@
 #include "PathTracer.h"
 #include "PathIntegrator.h"
+#include "PathWavefront.h"
 #include "RenderGraph/RenderPassStandardFlags.h"
 #include "Core/Logger.h"
 #include "Core/PluginRegistry.h"
@@ -31,6 +32,14 @@ PathTracer::PathTracer(const Properties& props)
 {
     mParams.parse(props, [this](const std::string& key) { warnUnknownProperty(key); });
     scriptMethod("reset", [this](const PropertyValue::Array&) { reset(); return PropertyValue(); });
+    scriptMethod("setSimdShading", [this](const PropertyValue::Array& args) {
+        FALCOR_CHECK(args.size() == 1 && args[0].type() == PropertyValue::Type::Bool, "PathTracer.setSimdShading takes one bool");
+        mSimdShading = args[0].getBool();
+        return PropertyValue();
+    });
+    scriptMethod("simdShadingStats", [this](const PropertyValue::Array&) {
+        return PropertyValue(PropertyValue::Object{{"laneShadedHits", mStats.laneShadedHits}, {"scalarShadedHits", mStats.scalarShadedHits}});
+    });
     scriptProperty<bool>("useFixedSeed", [this] { return mParams.useFixedSeed; }, [this](bool v) { mParams.useFixedSeed = v; });
     scriptProperty<uint32_t>("fixedSeed", [this] { return mParams.fixedSeed; }, [this](uint32_t v) { mParams.fixedSeed = v; });
     scriptProperty<bool>("pixelStats.enabled", [this] { return mParams.pixelStatsEnabled; }, [this](bool v) { mParams.pixelStatsEnabled = v; });
@@ -150,26 +159,29 @@ void PathTracer::execute(RenderContext*, const RenderData& renderData)
     ++mFrameCount;
 }
 
+/// What the tiles of one frame share.
 template<typename SampleGenerator>
-PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, const float3& dir,
-                                       const TriangleHit& primaryHit, uint32_t spp, const SampleGenerator* generators, size_t stride) const
+struct PathTracer::FrameJob
 {
-    auto startPath = [&](uint32_t s) {
-        PathState path;
-        path.interiorList = InteriorList(mParams.maxNestedMaterials);
-        path.origin = frame.scene.getCamera().getData().posW;
-        path.dir = dir;
-        path.hit = primaryHit;
-        path.vertexIndex = primaryHit.isValid() ? 1 : 0;
-        path.sampleIndex = s;
-        return path;
-    };
+    const Frame& frame;
+    const PathIntegrator<SampleGenerator>& integrator;
+    const Texture& vbuffer;
+    uint2 frameDim;
+    uint32_t maxSpp;
+    const Texture* viewW;
+    const Texture* sampleCount;
+    std::vector<std::pair<PathTracerOutput, Texture*>> outputs; ///< The connected ones: only their texels are computed.
+};
+
+template<typename SampleGenerator>
+PathTracerPixel PathTracer::finishPixel(const FrameJob<SampleGenerator>& job, const float3& dir, const TriangleHit& primaryHit,
+                                        std::span<const PathState> samples, const SampleGenerator* generators, size_t stride) const
+{
+    const PathIntegrator<SampleGenerator>& integrator = job.integrator;
     PathTracerPixel r;
-    for (uint32_t s = 0; s < spp; ++s)
+    for (uint32_t s = 0; s < samples.size(); ++s)
     {
-        SampleGenerator sg = generators[s * stride];
-        PathState path = startPath(s);
-        integrator.tracePath(path, sg);
+        const PathState& path = samples[s];
         r.color += path.L;
         r.addRays(path);
         // Falcor writes (not adds) each sample's path length, from the last sample down to
@@ -200,10 +212,10 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
     r.deltaTransmission.posW = float3(0.f);
     if (!primaryHit.isValid())
         return r;
-    for (uint32_t s = spp; s-- > 0;)
+    for (uint32_t s = uint32_t(samples.size()); s-- > 0;)
     {
         SampleGenerator sgReflection = generators[s * stride], sgTransmission = generators[s * stride];
-        PathState reflection = startPath(s), transmission = startPath(s);
+        PathState reflection = startPath(job.frame, dir, primaryHit, s), transmission = startPath(job.frame, dir, primaryHit, s);
         r.deltaReflection = integrator.traceDeltaReflectionGuide(reflection, sgReflection);
         r.deltaTransmission = integrator.traceDeltaTransmissionGuide(transmission, sgTransmission);
         r.addRays(reflection), r.addRays(transmission);
@@ -211,14 +223,85 @@ PathTracerPixel PathTracer::tracePixel(const PathIntegrator<SampleGenerator>& in
     return r;
 }
 
+PathState PathTracer::startPath(const Frame& frame, const float3& dir, const TriangleHit& primaryHit, uint32_t sampleIndex) const
+{
+    PathState path;
+    path.interiorList = InteriorList(mParams.maxNestedMaterials);
+    path.origin = frame.scene.getCamera().getData().posW;
+    path.dir = dir;
+    path.hit = primaryHit;
+    path.vertexIndex = primaryHit.isValid() ? 1 : 0;
+    path.sampleIndex = sampleIndex;
+    return path;
+}
+
+template<typename SampleGenerator>
+PathTracer::RayStats PathTracer::renderRows(const FrameJob<SampleGenerator>& job, uint32_t y0, uint32_t y1) const
+{
+    const uint32_t width = job.frameDim.x();
+    const Camera& camera = job.frame.scene.getCamera();
+    struct Row
+    {
+        std::vector<uint32_t> spp, firstPath;
+        std::vector<float3> dirs;
+        std::vector<TriangleHit> hits;
+        std::vector<SampleGenerator> generators; ///< Of (x, s) at s * width + x.
+    };
+    std::vector<Row> rows(y1 - y0);
+    std::vector<PathState> paths;
+    std::vector<SampleGenerator> pathGenerators;
+    for (uint32_t y = y0; y < y1; ++y)
+    {
+        Row& row = rows[y - y0];
+        row.spp.assign(width, job.maxSpp);
+        if (job.sampleCount)
+            for (uint32_t x = 0; x < width; ++x)
+                row.spp[x] = std::min(uint32_t(job.sampleCount->loadTexel(x, y).x()), job.maxSpp);
+        // Falcor seeds sample s of a frame with frame.seed * maxSpp + s.
+        const uint32_t rowSpp = std::max(1u, *std::max_element(row.spp.begin(), row.spp.end())); // At least one: pixels point into the row.
+        row.generators.assign(size_t(rowSpp) * width, SampleGenerator(uint2(0u), 0u));
+        for (uint32_t s = 0; s < rowSpp; ++s)
+            SampleGenerator::createRow(0, y, width, job.frame.seed * job.maxSpp + s, &row.generators[size_t(s) * width]);
+        for (uint32_t x = 0; x < width; ++x)
+        {
+            row.dirs.push_back(job.viewW ? -job.viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(uint2(x, y), job.frameDim).dir);
+            row.hits.push_back(mHitInfo.unpackTriangleHit(loadPackedHitInfo(job.vbuffer, x, y)));
+            row.firstPath.push_back(uint32_t(paths.size()));
+            for (uint32_t s = 0; s < row.spp[x]; ++s)
+            {
+                paths.push_back(startPath(job.frame, row.dirs[x], row.hits[x], s));
+                pathGenerators.push_back(row.generators[size_t(s) * width + x]);
+            }
+        }
+    }
+    PathWavefront<SampleGenerator> wavefront(job.frame.scene, job.integrator, mSimdShading);
+    wavefront.run(paths, pathGenerators);
+
+    RayStats stats;
+    stats.laneShadedHits = wavefront.getLaneShadedHits(), stats.scalarShadedHits = wavefront.getScalarShadedHits();
+    std::vector<std::vector<float4>> texels(job.outputs.size(), std::vector<float4>(width));
+    for (uint32_t y = y0; y < y1; ++y)
+    {
+        const Row& row = rows[y - y0];
+        for (uint32_t x = 0; x < width; ++x)
+        {
+            const std::span<const PathState> samples(paths.data() + row.firstPath[x], row.spp[x]);
+            const PathTracerPixel r = finishPixel(job, row.dirs[x], row.hits[x], samples, &row.generators[x], width);
+            for (size_t i = 0; i < job.outputs.size(); ++i)
+                texels[i][x] = r.texel(job.outputs[i].first, row.spp[x]);
+            stats += r.stats;
+        }
+        for (size_t i = 0; i < job.outputs.size(); ++i)
+            job.outputs[i].second->storeRow(y, texels[i].data());
+    }
+    return stats;
+}
+
 template<typename SampleGenerator>
 PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderData& renderData) const
 {
     const Texture& vbuffer = *renderData[kVBuffer];
-    const Texture* viewW = renderData[kViewW];
-    const Texture* sampleCount = renderData[kSampleCount];
     const uint2 frameDim = vbuffer.getDims();
-    // The connected outputs: only their texels are computed.
     std::vector<std::pair<PathTracerOutput, Texture*>> outputs;
     PathIntegratorOutputs needs;
     for (size_t i = 0; i < kPathTracerOutputCount; ++i)
@@ -232,39 +315,25 @@ PathTracer::RayStats PathTracer::renderFrame(const Frame& frame, const RenderDat
         needs.nrd |= isNRDOutput(PathTracerOutput(i));
         needs.nrdAdditional |= isNRDGuidePathOutput(PathTracerOutput(i));
     }
+    const Texture* viewW = renderData[kViewW];
+    const Texture* sampleCount = renderData[kSampleCount];
     checkFieldDims(getType(), frameDim, {{kViewW, viewW}, {kSampleCount, sampleCount}});
-
     const PathIntegrator<SampleGenerator> integrator(frame.scene, mParams, frame.lights, frameDim, needs);
-    const Camera& camera = frame.scene.getCamera();
     const uint32_t maxSpp = sampleCount ? PathTracerParams::kMaxSamplesPerPixel : mParams.samplesPerPixel;
-    std::vector<RayStats> rowStats(frameDim.y());
+    const FrameJob<SampleGenerator> job{frame, integrator, vbuffer, frameDim, maxSpp, viewW, sampleCount, std::move(outputs)};
 
-    parallelForRows(frameDim.y(), [&](uint32_t y) {
-        std::vector<std::vector<float4>> rows(outputs.size(), std::vector<float4>(frameDim.x()));
-        std::vector<uint32_t> spp(frameDim.x(), maxSpp);
-        if (sampleCount)
-            for (uint32_t x = 0; x < frameDim.x(); ++x)
-                spp[x] = std::min(uint32_t(sampleCount->loadTexel(x, y).x()), maxSpp);
-        // Falcor seeds sample s of a frame with frame.seed * maxSpp + s; generator of (x, s) at s * width + x.
-        const uint32_t rowSpp = std::max(1u, *std::max_element(spp.begin(), spp.end())); // At least one: pixels point into the row.
-        std::vector<SampleGenerator> generators(size_t(rowSpp) * frameDim.x(), SampleGenerator(uint2(0u), 0u));
-        for (uint32_t s = 0; s < rowSpp; ++s)
-            SampleGenerator::createRow(0, y, frameDim.x(), frame.seed * maxSpp + s, &generators[size_t(s) * frameDim.x()]);
-        for (uint32_t x = 0; x < frameDim.x(); ++x)
-        {
-            const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(uint2(x, y), frameDim).dir;
-            const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            const PathTracerPixel r = tracePixel(integrator, frame, dir, hit, spp[x], &generators[x], frameDim.x());
-            for (size_t i = 0; i < outputs.size(); ++i)
-                rows[i][x] = r.texel(outputs[i].first, spp[x]);
-            rowStats[y] += r.stats;
-        }
-        for (size_t i = 0; i < outputs.size(); ++i)
-            outputs[i].second->storeRow(y, rows[i].data());
+    // Tiles of whole rows, about kTilePaths paths each: enough for wide stages, small enough to
+    // stay in cache. Paths are independent, so the split changes no bit of the image.
+    const uint32_t rowsPerTile = std::clamp(kTilePaths / std::max(1u, frameDim.x() * maxSpp), 1u, 64u);
+    const uint32_t tileCount = (frameDim.y() + rowsPerTile - 1) / rowsPerTile;
+    std::vector<RayStats> tileStats(tileCount);
+    parallelFor(tileCount, 1, [&](size_t t0, size_t t1) {
+        for (size_t t = t0; t < t1; ++t)
+            tileStats[t] = renderRows(job, uint32_t(t * rowsPerTile), std::min(frameDim.y(), uint32_t((t + 1) * rowsPerTile)));
     });
     RayStats total;
-    for (const RayStats& row : rowStats)
-        total += row;
+    for (const RayStats& tile : tileStats)
+        total += tile;
     return total;
 }
 

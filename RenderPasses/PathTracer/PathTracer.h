@@ -35,7 +35,9 @@ namespace falcor
 /// rays after the primary hit (the V-buffer's) and the shadow rays of every sample and NRD guide
 /// path; `pathLength` is sample 0's bounce count (Falcor's samples overwrite it, sample 0 last).
 ///
-/// Python: `reset()` restarts the frame count, rw `useFixedSeed`, `fixedSeed`, `pixelStats` (rw
+/// Python: `reset()` restarts the frame count, `setSimdShading(bool)` turns the SIMD shade stage
+/// off and on (the image is the same bits; for comparisons and measurements), `simdShadingStats()`
+/// the last frame's surface hits shaded in SIMD lanes and one path at a time, rw `useFixedSeed`, `fixedSeed`, `pixelStats` (rw
 /// `enabled`, turned on for good by connecting `rayCount` or `pathLength`, as in Falcor; ro
 /// `stats`: ray and vertex counts of the last frame); `set_properties`.
 class PathTracer : public RenderPass
@@ -55,14 +57,22 @@ public:
 
 private:
     struct Frame; ///< What one frame's paths share.
+    template<typename SampleGenerator>
+    struct FrameJob; ///< What the tiles of one frame's render share.
     using RayStats = PathTracerRayStats;
+    /// Paths per tile of the wavefront (whole rows, at least one).
+    static constexpr uint32_t kTilePaths = 4096;
     template<typename SampleGenerator>
     RayStats renderFrame(const Frame& frame, const RenderData& renderData) const;
-    /// One pixel: its samples, and the NRD guide paths when asked for. Sample s starts from the
-    /// generator generators[s * stride].
+    /// Rows [y0, y1): their paths as one wavefront, then each pixel's texels.
     template<typename SampleGenerator>
-    PathTracerPixel tracePixel(const PathIntegrator<SampleGenerator>& integrator, const Frame& frame, const float3& dir,
-                               const TriangleHit& primaryHit, uint32_t spp, const SampleGenerator* generators, size_t stride) const;
+    RayStats renderRows(const FrameJob<SampleGenerator>& job, uint32_t y0, uint32_t y1) const;
+    PathState startPath(const Frame& frame, const float3& dir, const TriangleHit& primaryHit, uint32_t sampleIndex) const;
+    /// One pixel from its finished samples, with the NRD guide paths when asked for. Sample s
+    /// started from the generator generators[s * stride].
+    template<typename SampleGenerator>
+    PathTracerPixel finishPixel(const FrameJob<SampleGenerator>& job, const float3& dir, const TriangleHit& primaryHit,
+                                std::span<const PathState> samples, const SampleGenerator* generators, size_t stride) const;
     /// `pixelStats.stats`: the last frame's counts and per-pixel averages (zeros while disabled).
     PropertyValue getPixelStats() const;
     void warnUnsupportedOnce() const;
@@ -77,6 +87,7 @@ private:
     std::unique_ptr<EnvMapSampler> mpEnvMapSampler;
     uint64_t mLightsUpdateCount = ~0ull; ///< Scene update count the lights were built at.
     uint32_t mFrameCount = 0;
+    bool mSimdShading = true; ///< Python `setSimdShading(bool)`: hits with a lane form shaded in SIMD (same bits).
     RayStats mStats;
     uint64_t mStatsPixelCount = 0;
 };

@@ -43,10 +43,13 @@ bool isNRDGuidePathOutput(PathTracerOutput output);
 struct PathTracerRayStats
 {
     uint64_t visibilityRays = 0, closestHitRays = 0, pathVertices = 0, pathLength = 0;
+    /// Surface hits shaded in SIMD lanes and one path at a time (`simdShadingStats()`).
+    uint64_t laneShadedHits = 0, scalarShadedHits = 0;
     PathTracerRayStats& operator+=(const PathTracerRayStats& o)
     {
         visibilityRays += o.visibilityRays, closestHitRays += o.closestHitRays;
         pathVertices += o.pathVertices, pathLength += o.pathLength;
+        laneShadedHits += o.laneShadedHits, scalarShadedHits += o.scalarShadedHits;
         return *this;
     }
 };

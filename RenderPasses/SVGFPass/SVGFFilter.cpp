@@ -284,7 +284,7 @@ struct RowFilter
             channelP[c] = &channelImages[c]->at(0, py) + shift;
         int i = first;
         for (; i + kWidth <= last; i += kWidth)
-            accumulate<Lanes>(i, phiNormal);
+            accumulate<FloatVec4>(i, phiNormal);
         for (; i < last; ++i)
             accumulate<float>(i, phiNormal);
     }

@@ -5,13 +5,13 @@
 #include <cstring>
 
 /// SVGF's edge-stopping weight written once for one pixel (`float`) and for four side by side
-/// (`Lanes`, a GCC/Clang vector: SSE2 on x86-64). Both run the same IEEE operations lane by lane,
+/// (`FloatVec4`, a GCC/Clang vector: SSE2 on x86-64). Both run the same IEEE operations lane by lane,
 /// so a pixel gets the same bits whichever way it is computed. GPU semantics where they differ
 /// from C++'s: max and saturate turn NaN into 0 (a missed pixel's zero normal packs to NaN).
 namespace svgf::lanes
 {
-using Lanes = float __attribute__((vector_size(16)));
-using IntLanes = int32_t __attribute__((vector_size(16)));
+using FloatVec4 = float __attribute__((vector_size(16)));
+using IntVec4 = int32_t __attribute__((vector_size(16)));
 constexpr int kWidth = 4;
 
 template<typename V>
@@ -24,16 +24,16 @@ V splat(float v)
 }
 
 inline float select(bool mask, float a, float b) { return mask ? a : b; }
-inline Lanes select(IntLanes mask, Lanes a, Lanes b) { return mask ? a : b; }
+inline FloatVec4 select(IntVec4 mask, FloatVec4 a, FloatVec4 b) { return mask ? a : b; }
 
 inline int32_t bitsOf(float v) { return std::bit_cast<int32_t>(v); }
-inline IntLanes bitsOf(Lanes v) { return (IntLanes)v; }
+inline IntVec4 bitsOf(FloatVec4 v) { return (IntVec4)v; }
 inline float fromBits(int32_t v) { return std::bit_cast<float>(v); }
-inline Lanes fromBits(IntLanes v) { return (Lanes)v; }
+inline FloatVec4 fromBits(IntVec4 v) { return (FloatVec4)v; }
 inline int32_t truncate(float v) { return int32_t(v); }
-inline IntLanes truncate(Lanes v) { return __builtin_convertvector(v, IntLanes); }
+inline IntVec4 truncate(FloatVec4 v) { return __builtin_convertvector(v, IntVec4); }
 inline float toFloat(int32_t v) { return float(v); }
-inline Lanes toFloat(IntLanes v) { return __builtin_convertvector(v, Lanes); }
+inline FloatVec4 toFloat(IntVec4 v) { return __builtin_convertvector(v, FloatVec4); }
 
 template<typename V>
 V load(const float* p)

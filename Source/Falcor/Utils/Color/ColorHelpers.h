@@ -4,8 +4,9 @@
 namespace falcor
 {
 /// Relative luminance of linear Rec.709 RGB.
-inline float luminance(const float3& rgb)
+template<typename F>
+F luminance(const vector<F, 3>& rgb)
 {
-    return dot(rgb, float3(0.2126f, 0.7152f, 0.0722f));
+    return dot(rgb, vector<F, 3>(F(0.2126f), F(0.7152f), F(0.0722f)));
 }
 } // namespace falcor

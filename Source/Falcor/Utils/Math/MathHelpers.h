@@ -17,7 +17,9 @@ constexpr float kInvPi = std::numbers::inv_pi_v<float>;
 /// The largest float below 1: where a uniform number in [0, 1) is clamped to stay below one.
 constexpr float kOneMinusUlp = 0x1.fffffep-1f;
 
-inline bool anyPositive(const float3& v)
+/// Per lane when F is a lane type (Utils/Simd/Lane.h).
+template<typename F>
+auto anyPositive(const vector<F, 3>& v)
 {
     return v.x() > 0.f || v.y() > 0.f || v.z() > 0.f;
 }
@@ -114,7 +116,7 @@ FALCOR_VECTOR_INLINE vector<F, 3> crossAnyScale(const vector<F, 3>& a, const vec
 /// Shirley-Chiu concentric map onto the unit disc (area-preserving, low distortion). Per lane
 /// when F is a lane type.
 template<typename F>
-vector<F, 2> sampleDiskConcentric(const vector<F, 2>& u01)
+FALCOR_VECTOR_INLINE vector<F, 2> sampleDiskConcentric(const vector<F, 2>& u01)
 {
     const vector<F, 2> u = u01 * F(2.f) - vector<F, 2>(F(1.f));
     const auto xMajor = abs(u.x()) > abs(u.y());
@@ -127,7 +129,7 @@ vector<F, 2> sampleDiskConcentric(const vector<F, 2>& u01)
 
 /// Cosine-weighted direction about +z by lifting the concentric disc; pdf = z / π.
 template<typename F>
-vector<F, 3> sampleCosineHemisphereConcentric(const vector<F, 2>& u, F& pdf)
+FALCOR_VECTOR_INLINE vector<F, 3> sampleCosineHemisphereConcentric(const vector<F, 2>& u, F& pdf)
 {
     const vector<F, 2> d = sampleDiskConcentric(u);
     const F z = sqrt(max(F(0.f), 1.f - dot(d, d)));

@@ -67,12 +67,12 @@ struct vector
         return r;                                                                     \
     }                                                                                 \
     template<typename T, int N>                                                       \
-    FALCOR_VECTOR_INLINE constexpr vector<T, N> operator op(const vector<T, N>& a, T s)                    \
+    FALCOR_VECTOR_INLINE constexpr vector<T, N> operator op(const vector<T, N>& a, std::type_identity_t<T> s) \
     {                                                                                 \
         return a op vector<T, N>(s);                                                  \
     }                                                                                 \
     template<typename T, int N>                                                       \
-    FALCOR_VECTOR_INLINE constexpr vector<T, N> operator op(T s, const vector<T, N>& a)                    \
+    FALCOR_VECTOR_INLINE constexpr vector<T, N> operator op(std::type_identity_t<T> s, const vector<T, N>& a) \
     {                                                                                 \
         return vector<T, N>(s) op a;                                                  \
     }                                                                                 \
@@ -82,7 +82,7 @@ struct vector
         return a = a op b;                                                            \
     }                                                                                 \
     template<typename T, int N>                                                       \
-    FALCOR_VECTOR_INLINE constexpr vector<T, N>& operator op##=(vector<T, N>& a, T s)                      \
+    FALCOR_VECTOR_INLINE constexpr vector<T, N>& operator op##=(vector<T, N>& a, std::type_identity_t<T> s) \
     {                                                                                 \
         return a = a op vector<T, N>(s);                                              \
     }

@@ -197,6 +197,27 @@ FALCOR_LANE_INLINE LaneMask<W> operator||(const LaneMask<W>& a, const LaneMask<W
 {
     return LaneMask<W>(a.m | b.m);
 }
+// A uniform condition (bool) with a lane condition.
+template<int W>
+FALCOR_LANE_INLINE LaneMask<W> operator&&(const LaneMask<W>& a, bool b)
+{
+    return a && LaneMask<W>(b);
+}
+template<int W>
+FALCOR_LANE_INLINE LaneMask<W> operator&&(bool a, const LaneMask<W>& b)
+{
+    return LaneMask<W>(a) && b;
+}
+template<int W>
+FALCOR_LANE_INLINE LaneMask<W> operator||(const LaneMask<W>& a, bool b)
+{
+    return a || LaneMask<W>(b);
+}
+template<int W>
+FALCOR_LANE_INLINE LaneMask<W> operator||(bool a, const LaneMask<W>& b)
+{
+    return LaneMask<W>(a) || b;
+}
 template<int W>
 FALCOR_LANE_INLINE LaneMask<W> operator!(const LaneMask<W>& a)
 {

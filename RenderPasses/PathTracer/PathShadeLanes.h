@@ -1,0 +1,263 @@
+#pragma once
+// The wavefront's SIMD shade stage: W paths whose hits have a lane form of their material are
+// shaded together by PathIntegrator::shadeHit over FloatLanes<W> (PathShading.inl), the same
+// template that shades one path. This header gives that template the lane forms of the calls it
+// makes with a mask of live paths (the one-path forms are at the top of PathShading.inl), and the
+// stage itself: gather W paths into lanes, shade, scatter them back.
+//
+// Which materials have a lane form: `LaneMaterialKind`. Adding one is its BSDF written over F
+// (Rendering/Materials/BSDFs/), a case here, and nothing else.
+#include "PathIntegrator.h"
+#include "Rendering/Lights/LightLanes.h"
+#include "Rendering/Materials/PBRT/PBRTMaterials.h"
+#include "Scene/ShadingData.h"
+#include "Scene/TriangleHitLanes.h"
+#include <variant>
+
+namespace falcor
+{
+/// An analytic light's sample, one per lane (analytic lights are sampled lane by lane).
+template<typename F>
+struct AnalyticLightSampleLanes
+{
+    vector<F, 3> Li{0.f, 0.f, 0.f}, dir{0.f, 0.f, 0.f};
+    F pdf = 0.f, distance = 0.f;
+};
+
+/// What the shading reads of a lane material's properties, one value per lane.
+template<typename F>
+struct ShadingPropertiesLanes
+{
+    vector<F, 3> emission{0.f, 0.f, 0.f};
+    F roughness = 0.f;
+};
+
+template<int W>
+struct PathLightTypes<FloatLanes<W>>
+{
+    using F = FloatLanes<W>;
+    using EnvSample = EnvMapSampleT<F>;
+    using TriangleSample = TriangleLightSampleT<F>;
+    using AnalyticSample = AnalyticLightSampleLanes<F>;
+    using BSDFSample = BSDFSampleT<F>;
+};
+
+// ---- Moving paths between the tile's PathStates and lanes -----------------------------------------
+
+template<typename T, int W>
+void putLane(Lanes<T, W>& lanes, int i, T value)
+{
+    lanes.set(i, value);
+}
+template<int W>
+void putLane(LaneMask<W>& lanes, int i, bool value)
+{
+    lanes.set(i, value);
+}
+template<typename T, int N, typename S>
+void putLane(vector<T, N>& lanes, int i, const vector<S, N>& value)
+{
+    for (int c = 0; c < N; ++c)
+        putLane(lanes.data[c], i, value.data[c]);
+}
+template<typename T, int W>
+void takeLane(const Lanes<T, W>& lanes, int i, T& value)
+{
+    value = lanes[i];
+}
+template<int W>
+void takeLane(const LaneMask<W>& lanes, int i, bool& value)
+{
+    value = lanes[i];
+}
+template<typename T, int N, typename S>
+void takeLane(const vector<T, N>& lanes, int i, vector<S, N>& value)
+{
+    for (int c = 0; c < N; ++c)
+        takeLane(lanes.data[c], i, value.data[c]);
+}
+
+// ---- The lane forms of what the shading asks with a mask of live paths ---------------------------
+
+template<typename Gen, int W>
+FloatLanes<W> nextIf(Gen& sg, const LaneMask<W>& live)
+{
+    return sampleNext1D(sg, live);
+}
+/// Each lane's properties, from its one-lane instance.
+template<typename Material>
+    requires requires(const Material& mi) { mi.lane(0); }
+auto shadingProperties(const Material& mi)
+{
+    using F = typename Material::F;
+    ShadingPropertiesLanes<F> props;
+    for (int i = 0; i < kLaneWidth<F>; ++i)
+    {
+        const BSDFProperties one = mi.lane(i).getProperties();
+        putLane(props.emission, i, one.emission);
+        props.roughness.set(i, one.roughness);
+    }
+    return props;
+}
+template<int W>
+LaneMask<W> isInsideDielectricVolume(const PathVertexState<FloatLanes<W>>&)
+{
+    return false; // Paths inside dielectrics are shaded one at a time (they need the interior list).
+}
+/// Lane materials have no lobe switch: they are the diffuse-only models.
+template<typename Material, int W>
+void restrictLobes(Material&, const LaneMask<W>&, uint32_t)
+{
+    static_assert(!requires(Material& m) { m.activeLobes; }, "a lane material with selectable lobes needs restrictLobes");
+}
+template<int W>
+UintLanes<W> convertToUint(const FloatLanes<W>& x)
+{
+    return convertLanes<uint32_t>(x);
+}
+template<int W>
+UintLanes<W> emissiveTriangleIndex(const EmissiveLightCollection& lights, const TriangleHitLanes<FloatLanes<W>>& hit)
+{
+    UintLanes<W> index;
+    for (int i = 0; i < W; ++i)
+        index.set(i, lights.getTriangleIndex(hit.instanceID[i], hit.primitiveIndex[i]));
+    return index;
+}
+template<int W>
+FloatLanes<W> evalEmissivePdf(const EmissiveLightSampler& sampler, const LaneMask<W>& live, const vector<FloatLanes<W>, 3>& posW,
+                              const vector<FloatLanes<W>, 3>& normalW, const LaneMask<W>& upperOnly, const UintLanes<W>& triangle,
+                              const vector<FloatLanes<W>, 3>& posOnLight, const vector<FloatLanes<W>, 3>& normalOnLight)
+{
+    return sampler.evalPdf<FloatLanes<W>>(posW, normalW, upperOnly, triangle, posOnLight, normalOnLight, live);
+}
+template<typename Gen, int W>
+LaneMask<W> sampleEnvMap(const EnvMapSampler& envMap, Gen& sg, const LaneMask<W>& live, EnvMapSampleT<FloatLanes<W>>& s)
+{
+    return envMap.sample<FloatLanes<W>>(sg, live, s);
+}
+template<typename Gen, int W>
+LaneMask<W> sampleEmissive(const EmissiveLightSampler& sampler, const vector<FloatLanes<W>, 3>& posW, const vector<FloatLanes<W>, 3>& normalW,
+                           const LaneMask<W>& upperOnly, Gen& sg, const LaneMask<W>& live, TriangleLightSampleT<FloatLanes<W>>& s)
+{
+    return sampler.sampleLight<FloatLanes<W>>(posW, normalW, upperOnly, sg, live, s);
+}
+/// Analytic lights one lane at a time, each lane drawing from its own stream as one path would.
+template<typename Gen, int W>
+LaneMask<W> sampleAnalyticLight(const vector<FloatLanes<W>, 3>& posW, std::span<const LightData> lights, const UintLanes<W>& index, Gen& sg,
+                                const LaneMask<W>& live, AnalyticLightSampleLanes<FloatLanes<W>>& s)
+{
+    LaneMask<W> ok = false;
+    for (int i = 0; i < W; ++i)
+    {
+        if (!live[i])
+            continue;
+        auto laneSG = sg.lane(i);
+        AnalyticLightSample one;
+        const bool valid = sampleLight(laneOf(posW, i), lights[index[i]], laneSG, one);
+        sg.setLane(i, laneSG);
+        ok.set(i, valid);
+        setLane(s.Li, i, one.Li), setLane(s.dir, i, one.dir);
+        s.pdf.set(i, one.pdf), s.distance.set(i, one.distance);
+    }
+    return ok;
+}
+template<typename Material, int W>
+FloatLanes<W> evalBSDFPdf(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, const vector<FloatLanes<W>, 3>& wo,
+                          bool useImportanceSampling, const LaneMask<W>&)
+{
+    return mi.evalPdf(sd, wo, useImportanceSampling);
+}
+template<typename Material, typename Gen, int W>
+vector<FloatLanes<W>, 3> evalBSDFWhere(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, const vector<FloatLanes<W>, 3>& wo, Gen& sg,
+                                       const LaneMask<W>&)
+{
+    return mi.eval(sd, wo, sg); // Lane materials are deterministic: no draws to mask.
+}
+template<typename Material, typename Gen, int W>
+LaneMask<W> sampleBSDF(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, Gen& sg, const LaneMask<W>& live,
+                       BSDFSampleT<FloatLanes<W>>& bs, bool useImportanceSampling)
+{
+    return mi.sample(sd, sg, bs, useImportanceSampling, live);
+}
+} // namespace falcor
+
+namespace falcor
+{
+/// Lane i of shading data as the one-hit record the scalar material setup reads.
+template<int W>
+ShadingData shadingDataLane(const ShadingDataT<FloatLanes<W>>& sd, int i, const MaterialData& mtl)
+{
+    ShadingData one;
+    takeLane(sd.posW, i, one.posW), takeLane(sd.V, i, one.V), takeLane(sd.uv, i, one.uv);
+    takeLane(sd.frame.T, i, one.frame.T), takeLane(sd.frame.B, i, one.frame.B), takeLane(sd.frame.N, i, one.frame.N);
+    takeLane(sd.tangentW, i, one.tangentW), takeLane(sd.faceN, i, one.faceN), takeLane(sd.frontFacing, i, one.frontFacing);
+    takeLane(sd.IoR, i, one.IoR), takeLane(sd.materialID, i, one.materialID);
+    one.mtl = &mtl;
+    return one;
+}
+
+/// The material kinds shaded in lanes; anything else is shaded one path at a time.
+enum class LaneMaterialKind : uint8_t
+{
+    None,
+    PBRTDiffuse,
+};
+
+inline LaneMaterialKind laneMaterialKind(const MaterialData& mtl)
+{
+    return mtl.type == MaterialType::PBRTDiffuse ? LaneMaterialKind::PBRTDiffuse : LaneMaterialKind::None;
+}
+
+/// The lane form of a one-path sample generator class template: G<uint32_t> -> G<UintLanes<W>>.
+template<typename SG>
+struct LaneGeneratorOf;
+template<template<typename> class Generator>
+struct LaneGeneratorOf<Generator<uint32_t>>
+{
+    template<int W>
+    using type = Generator<UintLanes<W>>;
+};
+
+/// Shades paths[index[0..count)] (count <= W, all PBRT diffuse hits), one per lane; lanes past
+/// `count` repeat the last path and are masked off.
+template<int W, typename SG, typename LaneSG>
+void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene, PathState* paths, SG* generators, const uint32_t* index,
+                       int count)
+{
+    using F = FloatLanes<W>;
+    LaneMask<W> live = false;
+    PathVertexState<F> p;
+    TriangleHitLanes<F> hit;
+    for (int i = 0; i < W; ++i)
+    {
+        const PathState& one = paths[index[std::min(i, count - 1)]];
+        live.set(i, i < count);
+        forEachPathField(p, one, [i](auto& lanes, const auto& value) { putLane(lanes, i, value); });
+        hit.setLane(i, one.hit);
+    }
+    LaneSG sg = LaneSG::gather(generators, index, count);
+    p.active = live;
+
+    // handleHit for paths outside any dielectric: a true intersection seen from vacuum.
+    ShadingDataT<F> sd = loadShadingData(scene, hit, p.dir, live);
+    sd.IoR = 1.f;
+    p.pathVertices = select(live, p.pathVertices + 1u, p.pathVertices);
+    PBRTDiffuseMaterialInstanceT<F> mi;
+    for (int i = 0; i < W; ++i)
+    {
+        const int source = std::min(i, count - 1);
+        const PathState& one = paths[index[source]];
+        const ShadingData oneSD = shadingDataLane(sd, source, scene.getMaterial(sd.materialID[source]));
+        integrator.createMaterial(one, oneSD).visit([&](const auto& instance) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(instance)>, PBRTDiffuseMaterialInstance>)
+                mi.setLane(i, instance);
+        });
+    }
+
+    integrator.shadeHit(p, hit, sd, mi, sg);
+
+    for (int i = 0; i < count; ++i)
+        forEachPathField(p, paths[index[i]], [i](const auto& lanes, auto& value) { takeLane(lanes, i, value); });
+    sg.scatter(generators, index, count);
+}
+} // namespace falcor

@@ -1,0 +1,115 @@
+"""The PathTracer's wavefront and its SIMD shade stage (RenderPasses/PathTracer/PathWavefront.h,
+PathShadeLanes.h): hits on materials with a lane form are shaded W paths at a time by the same
+template that shades one path, so every lane width this machine runs (falcor.set_isa_limit)
+must give the bits of the one-path shading (`setSimdShading(False)`), for every property that
+changes what a hit does."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import falcor
+from pt_helpers import make_renderer, render_frames, vbuffer_graph
+
+SCENES = Path(__file__).resolve().parents[2] / "Scenes"
+_WIDTHS = ["sse2", "avx2", "avx512"]
+ISAS = _WIDTHS[: _WIDTHS.index(falcor.host_isa()) + 1]  # Every width this machine runs.
+
+# Properties that change the shading of a hit: light choice and MIS, Russian roulette, bounce
+# limits, caustics, sample generators, adaptive sample counts.
+VARIANTS = [
+    {},
+    {"useRussianRoulette": True, "maxSurfaceBounces": 6},
+    {"emissiveSampler": "Power", "samplesPerPixel": 2, "sampleGenerator": 1},
+    {"emissiveSampler": "LightBVH", "misHeuristic": "PowerExp", "misPowerExponent": 3.0},
+    {"misHeuristic": "PowerTwo", "maxDiffuseBounces": 1},
+    {"useMIS": False, "emissiveSampler": "Uniform"},
+    {"useNEE": False},
+    {"disableCaustics": True, "useBSDFSampling": False},
+]
+
+
+@pytest.fixture(autouse=True)
+def _restore_isa():
+    yield
+    falcor.set_isa_limit(None)
+
+
+def render(scene: Path, props: dict, simd: bool, isa: str | None, frames: int = 2, size=(24, 16)):
+    falcor.set_isa_limit(isa)
+    g = vbuffer_graph("PathTracer", props)
+    m = make_renderer(scene, *size, g)
+    tracer = g.get_pass("tracer")
+    tracer.setSimdShading(simd)
+    return render_frames(m, g, frames), tracer.simdShadingStats()
+
+
+def assert_same_bits(a: np.ndarray, b: np.ndarray, what: str):
+    assert np.array_equal(a.view(np.uint64), b.view(np.uint64)), f"{what}: {np.count_nonzero(a != b)} values differ, max {np.abs(a - b).max()}"
+
+
+@pytest.mark.parametrize("props", VARIANTS, ids=lambda p: ",".join(p) or "defaults")
+def test_every_lane_width_gives_the_one_path_bits(props):
+    scalar, stats = render(SCENES / "CornellBoxDiffuse.pyscene", props, False, None)
+    assert stats["laneShadedHits"] == 0 and stats["scalarShadedHits"] > 0
+    for isa in ISAS:
+        image, stats = render(SCENES / "CornellBoxDiffuse.pyscene", props, True, isa)
+        # The walls are PBRT diffuse (lanes); the light is a standard material (one path at a time).
+        assert stats["laneShadedHits"] > 10 * stats["scalarShadedHits"] > 0, stats
+        assert_same_bits(scalar, image, f"{isa} {props}")
+
+
+@pytest.mark.parametrize("scene", ["EnvMap.pyscene", "Lights.pyscene", "Materials.pyscene", "Dielectrics.pyscene", "TexturedQuads.pyscene"])
+def test_mixed_scenes_give_the_one_path_bits(scene):
+    """Scenes whose paths move between lanes and one-path shading (standard, dielectric and
+    textured materials, analytic lights, the environment map)."""
+    scalar, _ = render(SCENES / scene, {"maxSurfaceBounces": 5}, False, None)
+    image, stats = render(SCENES / scene, {"maxSurfaceBounces": 5}, True, ISAS[-1])
+    assert_same_bits(scalar, image, scene)
+
+
+def test_adaptive_sample_counts_give_the_one_path_bits(tmp_path):
+    """A sampleCount input (0 to 15 samples per pixel) changes how many paths each pixel starts."""
+    from PIL import Image
+
+    density = tmp_path / "density.png"
+    Image.fromarray(((np.arange(24 * 16).reshape(16, 24) * 37) % 256).astype(np.uint8)).save(density)
+
+    def adaptive(simd):
+        g = vbuffer_graph("PathTracer", {})
+        g.create_pass("density", "ImageLoader", {"filename": str(density), "srgb": False, "mips": False})
+        g.create_pass("count", "Composite", {"scaleA": 16.0, "outputFormat": "Unknown"})
+        g.add_edge("density.dst", "count.A")
+        g.add_edge("count.out", "tracer.sampleCount")
+        m = make_renderer(SCENES / "CornellBoxDiffuse.pyscene", 24, 16, g)
+        g.get_pass("tracer").setSimdShading(simd)
+        return render_frames(m, g, 2)
+
+    scalar, lanes = adaptive(False), adaptive(True)
+    assert_same_bits(scalar, lanes, "adaptive")
+    assert np.count_nonzero(scalar.sum(axis=(0, 3)) == 0) > 0  # Pixels with no sample stay black.
+
+
+def test_same_bits_on_one_and_two_threads(tmp_path):
+    code = (
+        "import sys, numpy as np; sys.path.insert(0, %r)\n"
+        "from pt_helpers import *\n"
+        "g = vbuffer_graph('PathTracer', {'samplesPerPixel': 3})\n"
+        "m = make_renderer(%r, 96, 70, g)\n"
+        "np.save(sys.argv[1], render_frames(m, g, 1))\n" % (os.path.dirname(__file__), str(SCENES / "CornellBoxDiffuse.pyscene"))
+    )
+    images = []
+    for threads in ("1", "2"):
+        out = tmp_path / f"t{threads}.npy"
+        subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=dict(os.environ, FALCOR_NUM_THREADS=threads), capture_output=True)
+        images.append(np.load(out))
+    assert_same_bits(images[0], images[1], "threads")
+
+
+def test_set_simd_shading_checks_its_argument():
+    g = vbuffer_graph("PathTracer", {})
+    with pytest.raises(Exception, match="setSimdShading"):
+        g.get_pass("tracer").setSimdShading(3)
