@@ -30,7 +30,7 @@ AABB transformBounds(const AABB& box, const float4x4& m)
 template<typename T>
 T interpolate(const HugePageVector<T>& values, const uint3& tri, float2 bary)
 {
-    return interpolateBarycentric({values[tri.x()], values[tri.y()], values[tri.z()]}, bary);
+    return interpolateBarycentric(std::array{values[tri.x()], values[tri.y()], values[tri.z()]}, bary);
 }
 
 void insertSorted(std::vector<uint32_t>& ids, uint32_t id)

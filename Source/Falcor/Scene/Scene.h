@@ -12,6 +12,7 @@
 #include "Utils/HugePageAllocator.h"
 #include "Utils/Math/AABB.h"
 #include "Utils/Serialization/ByteStream.h"
+#include <array>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -228,12 +229,11 @@ public:
     uint64_t getUpdateCount() const { return mUpdateCount; }
 
     // ---- Geometry at hits and ray queries ------------------------------------------------
-    VertexData getVertexData(const TriangleHit& hit) const { return getVertexData(TriangleHitLanes<float>(hit)); }
-    /// The vertex data of one hit per lane (each lane reads its own instance and mesh), or of one
-    /// hit (F = float: the call above). Lanes outside `active` may hold any IDs, even invalid
+    /// The vertex data at a hit (a TriangleHit), or at one hit per lane (TriangleHitLanes<F>: each
+    /// lane reads its own instance and mesh). Lanes outside `active` may hold any IDs, even invalid
     /// ones: they compute a copy of an active lane. Inline: every path vertex calls it.
-    template<typename F>
-    VertexDataT<F> getVertexData(const TriangleHitLanes<F>& hit, const MaskOf<F>& active = true) const;
+    template<typename Hit>
+    VertexDataT<HitFloat<Hit>> getVertexData(const Hit& hit, const MaskOf<HitFloat<Hit>>& active = true) const;
     /// As above, also deciding `frontFacing` for a ray travelling along `rayDir`.
     VertexData getVertexData(const TriangleHit& hit, const float3& rayDir) const;
     /// World position of the hit point in the previous frame (instance matrix and, for skinned
@@ -263,31 +263,58 @@ private:
         const Scene& mScene;
     };
 
-    /// What getVertexData reads of a hit's triangle: its vertices and its instance's flags.
-    template<typename F>
-    struct HitTriangleT
+    /// What getVertexData reads of one hit's triangle: its vertices (read from the mesh when
+    /// asked) and its instance's flags.
+    struct HitTriangle
     {
-        vector<F, 3> positions[3], normals[3];
-        vector<F, 4> tangents[3];
-        vector<F, 2> texCrds[3];
-        MaskOf<F> identity, frontFaceCW; ///< Instance::identity, Mesh::frontFaceCW.
-        void setLane(int i, const HitTriangleT<float>& s);
+        const Mesh& mesh;
+        const uint3& tri;
+        bool identity, frontFaceCW; ///< Instance::identity, Mesh::frontFaceCW.
+        std::array<float3, 3> positions() const { return corners(mesh.positions); }
+        std::array<float3, 3> normals() const { return corners(mesh.normals); }
+        std::array<float4, 3> tangents() const { return corners(mesh.tangents); }
+        std::array<float2, 3> texCrds() const { return corners(mesh.texCrds); }
+        template<typename V>
+        std::array<V, 3> corners(const HugePageVector<V>& values) const
+        {
+            return {values[tri.x()], values[tri.y()], values[tri.z()]};
+        }
     };
-    /// The world and normal matrices of a hit's instance.
+    /// The same for one hit per lane, gathered lane by lane.
     template<typename F>
-    struct HitTransformT
+    struct HitTriangleLanes
     {
-        matrix<F, 4, 4> world;
-        matrix<F, 3, 3> normal;
-        void setLane(int i, const HitTransformT<float>& s);
+        std::array<vector<F, 3>, 3> positionLanes, normalLanes;
+        std::array<vector<F, 4>, 3> tangentLanes;
+        std::array<vector<F, 2>, 3> texCrdLanes;
+        MaskOf<F> identity, frontFaceCW;
+        const auto& positions() const { return positionLanes; }
+        const auto& normals() const { return normalLanes; }
+        const auto& tangents() const { return tangentLanes; }
+        const auto& texCrds() const { return texCrdLanes; }
+        void setLane(int i, const HitTriangle& s);
     };
-    HitTriangleT<float> fetchHitTriangle(uint32_t instanceID, uint32_t primitiveIndex) const;
-    HitTransformT<float> fetchHitTransform(uint32_t instanceID) const;
-    /// Each lane's triangle (see getVertexData for `active`).
+    /// The world and normal matrices of the instances hit, one per lane.
     template<typename F>
-    HitTriangleT<F> fetchHitTriangles(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const;
+    struct HitTransformLanes
+    {
+        matrix<F, 4, 4> worldMatrix;
+        matrix<F, 3, 3> normalMatrix;
+        void setLane(int i, const Instance& s);
+    };
+    /// `t` with the bitangent sign of `w` in w: ±1, or 0 (an invalid tangent) for 0 and NaN.
     template<typename F>
-    HitTransformT<F> fetchHitTransforms(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const;
+    static vector<F, 4> tangentWithSign(const vector<F, 3>& t, const F& w)
+    {
+        return {t.x(), t.y(), t.z(), select(w > 0.f, F(1.f), select(w < 0.f, F(-1.f), F(0.f)))};
+    }
+    HitTriangle fetchHitTriangle(uint32_t instanceID, uint32_t primitiveIndex) const;
+    /// Each lane's triangle and instance (HitTriangle and Instance for F = float); see
+    /// getVertexData for `active`.
+    template<typename Hit>
+    auto fetchHitTriangles(const Hit& hit, const MaskOf<HitFloat<Hit>>& active) const;
+    template<typename Hit>
+    decltype(auto) fetchHitTransforms(const Hit& hit, const MaskOf<HitFloat<Hit>>& active) const;
 
     void buildAccel();
     /// Brings the bottom levels of the meshes whose vertices moved up to date: a new tree for
@@ -334,116 +361,104 @@ private:
 
 // ---- Vertex data at hits: one implementation for one hit and for one hit per lane ------------
 
-inline Scene::HitTriangleT<float> Scene::fetchHitTriangle(uint32_t instanceID, uint32_t primitiveIndex) const
+inline Scene::HitTriangle Scene::fetchHitTriangle(uint32_t instanceID, uint32_t primitiveIndex) const
 {
     const Instance& inst = mInstances.at(instanceID);
     const Mesh& mesh = mMeshes[inst.meshID];
-    const uint3& tri = mesh.triangles.at(primitiveIndex);
-    HitTriangleT<float> t;
-    for (int k = 0; k < 3; ++k)
-    {
-        t.positions[k] = mesh.positions[tri[k]];
-        t.normals[k] = mesh.normals[tri[k]];
-        t.tangents[k] = mesh.tangents[tri[k]];
-        t.texCrds[k] = mesh.texCrds[tri[k]];
-    }
-    t.identity = inst.identity;
-    t.frontFaceCW = mesh.frontFaceCW;
-    return t;
-}
-
-inline Scene::HitTransformT<float> Scene::fetchHitTransform(uint32_t instanceID) const
-{
-    const Instance& inst = mInstances.at(instanceID);
-    return {inst.worldMatrix, inst.normalMatrix};
+    return {mesh, mesh.triangles.at(primitiveIndex), inst.identity, mesh.frontFaceCW};
 }
 
 template<typename F>
-void Scene::HitTriangleT<F>::setLane(int i, const HitTriangleT<float>& s)
+void Scene::HitTriangleLanes<F>::setLane(int i, const HitTriangle& s)
 {
-    for (int k = 0; k < 3; ++k)
-    {
-        for (int c = 0; c < 3; ++c)
-            positions[k][c].set(i, s.positions[k][c]), normals[k][c].set(i, s.normals[k][c]);
-        for (int c = 0; c < 4; ++c)
-            tangents[k][c].set(i, s.tangents[k][c]);
-        for (int c = 0; c < 2; ++c)
-            texCrds[k][c].set(i, s.texCrds[k][c]);
-    }
+    const auto put = [i](auto& lanes, const auto& values) {
+        for (size_t k = 0; k < 3; ++k)
+            for (size_t c = 0; c < std::size(values[k].data); ++c)
+                lanes[k][c].set(i, values[k][c]);
+    };
+    put(positionLanes, s.positions());
+    put(normalLanes, s.normals());
+    put(tangentLanes, s.tangents());
+    put(texCrdLanes, s.texCrds());
     identity.set(i, s.identity);
     frontFaceCW.set(i, s.frontFaceCW);
 }
 
 template<typename F>
-void Scene::HitTransformT<F>::setLane(int i, const HitTransformT<float>& s)
+void Scene::HitTransformLanes<F>::setLane(int i, const Instance& s)
 {
     for (int r = 0; r < 4; ++r)
         for (int c = 0; c < 4; ++c)
-            world[r][c].set(i, s.world[r][c]);
+            worldMatrix[r][c].set(i, s.worldMatrix[r][c]);
     for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c)
-            normal[r][c].set(i, s.normal[r][c]);
+            normalMatrix[r][c].set(i, s.normalMatrix[r][c]);
 }
 
-template<typename F>
-Scene::HitTriangleT<F> Scene::fetchHitTriangles(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const
+template<typename Hit>
+auto Scene::fetchHitTriangles(const Hit& hit, const MaskOf<HitFloat<Hit>>& active) const
 {
+    using F = HitFloat<Hit>;
     if constexpr (kLaneWidth<F> == 1)
         return fetchHitTriangle(hit.instanceID, hit.primitiveIndex);
     else
     {
-        HitTriangleT<F> t;
+        HitTriangleLanes<F> t;
         forEachHitLane(hit, active, [&](int i, uint32_t instanceID, uint32_t primitiveIndex) { t.setLane(i, fetchHitTriangle(instanceID, primitiveIndex)); });
         return t;
     }
 }
 
-template<typename F>
-Scene::HitTransformT<F> Scene::fetchHitTransforms(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const
+template<typename Hit>
+decltype(auto) Scene::fetchHitTransforms(const Hit& hit, const MaskOf<HitFloat<Hit>>& active) const
 {
+    using F = HitFloat<Hit>;
     if constexpr (kLaneWidth<F> == 1)
-        return fetchHitTransform(hit.instanceID);
+        return mInstances.at(hit.instanceID); // const Instance&
     else
     {
-        HitTransformT<F> m;
-        forEachHitLane(hit, active, [&](int i, uint32_t instanceID, uint32_t) { m.setLane(i, fetchHitTransform(instanceID)); });
+        HitTransformLanes<F> m;
+        forEachHitLane(hit, active, [&](int i, uint32_t instanceID, uint32_t) { m.setLane(i, mInstances.at(instanceID)); });
         return m;
     }
 }
 
-template<typename F>
-Scene::VertexDataT<F> Scene::getVertexData(const TriangleHitLanes<F>& hit, const MaskOf<F>& active) const
+template<typename Hit>
+Scene::VertexDataT<HitFloat<Hit>> Scene::getVertexData(const Hit& hit, const MaskOf<HitFloat<Hit>>& active) const
 {
+    using F = HitFloat<Hit>;
     using F3 = vector<F, 3>;
     VertexDataT<F> v;
     if (!any(active))
         return v;
-    const HitTriangleT<F> tri = fetchHitTriangles(hit, active);
+    const auto tri = fetchHitTriangles(hit, active);
     const vector<F, 2>& b = hit.barycentrics;
-    const F3 posO = interpolateBarycentric(tri.positions, b), normalO = interpolateBarycentric(tri.normals, b);
-    const vector<F, 4> t = interpolateBarycentric(tri.tangents, b);
+    const auto& positions = tri.positions();
+    const F3 posO = interpolateBarycentric(positions, b), normalO = interpolateBarycentric(tri.normals(), b);
+    const vector<F, 4> t = interpolateBarycentric(tri.tangents(), b);
     // Face normal in object space (front side per the mesh's winding), then to world space: the
     // normal matrix keeps it on the front side even when the instance mirrors.
-    const F3 n = crossAnyScale(tri.positions[1] - tri.positions[0], tri.positions[2] - tri.positions[0]);
+    const F3 n = crossAnyScale(positions[1] - positions[0], positions[2] - positions[0]);
     const F3 faceO = select(tri.frontFaceCW, -n, n);
-    F3 posW = posO, normalW = normalO, tangentW = t.xyz(), faceW = faceO;
     // Identity instances (static meshes, pre-transformed) skip the transforms, whose products
-    // with 1 and 0 would only differ for signed zeros and infinities.
-    if (!all(tri.identity))
+    // with 1 and 0 would only differ for signed zeros and infinities. The common case (every lane
+    // pre-transformed) is written out: through the selects below it costs one path 5 % more.
+    if (all(tri.identity))
     {
-        const HitTransformT<F> m = fetchHitTransforms(hit, active);
-        posW = select(tri.identity, posO, transformPoint(m.world, posO));
-        normalW = select(tri.identity, normalO, mul(m.normal, normalO));
-        tangentW = select(tri.identity, t.xyz(), transformVector(m.world, t.xyz()));
-        faceW = select(tri.identity, faceO, mul(m.normal, faceO));
+        v.posW = posO;
+        v.normalW = safeNormalize(normalO);
+        v.faceNormalW = safeNormalize(faceO);
+        v.tangentW = tangentWithSign(safeNormalize(t.xyz()), t.w());
     }
-    v.posW = posW;
-    v.normalW = safeNormalize(normalW);
-    const F3 tw = safeNormalize(tangentW);
-    const F sign = select(t.w() > 0.f, F(1.f), select(t.w() < 0.f, F(-1.f), F(0.f))); // 0 marks an invalid tangent
-    v.tangentW = vector<F, 4>(tw.x(), tw.y(), tw.z(), sign);
-    v.texC = interpolateBarycentric(tri.texCrds, b);
-    v.faceNormalW = safeNormalize(faceW);
+    else
+    {
+        const auto& m = fetchHitTransforms(hit, active);
+        v.posW = select(tri.identity, posO, transformPoint(m.worldMatrix, posO));
+        v.normalW = safeNormalize(select(tri.identity, normalO, mul(m.normalMatrix, normalO)));
+        v.faceNormalW = safeNormalize(select(tri.identity, faceO, mul(m.normalMatrix, faceO)));
+        v.tangentW = tangentWithSign(safeNormalize(select(tri.identity, t.xyz(), transformVector(m.worldMatrix, t.xyz()))), t.w());
+    }
+    v.texC = interpolateBarycentric(tri.texCrds(), b);
     return v;
 }
 } // namespace falcor

@@ -2,6 +2,7 @@
 #include "Utils/Math/MathHelpers.h"
 #include "Utils/Math/Matrix.h"
 #include "Utils/Math/Vector.h"
+#include <array>
 
 // Matrix helpers the scene and its passes share: Falcor's conventions (row-major storage,
 // column vectors p' = M·p, right-handed view space looking down -Z, depth mapped to [0, 1]).
@@ -67,7 +68,7 @@ inline float3x3 normalMatrix(const float4x4& m)
 /// The value at barycentrics `b` (weights of vertices 1 and 2) of a triangle whose vertices hold
 /// `values`. Per lane when F is a lane type (Utils/Simd/Lane.h), as the functions below.
 template<typename V, typename F>
-FALCOR_VECTOR_INLINE V interpolateBarycentric(const V (&values)[3], const vector<F, 2>& b)
+FALCOR_VECTOR_INLINE V interpolateBarycentric(const std::array<V, 3>& values, const vector<F, 2>& b)
 {
     const F w0 = F(1.f) - b.x() - b.y();
     return values[0] * w0 + values[1] * b.x() + values[2] * b.y();

@@ -64,11 +64,11 @@ inline ShadingData prepareShadingData(const Scene::VertexData& v, uint32_t mater
     return {prepareShadingData(v, materialID, viewDir), &mtl};
 }
 
-/// The surface at one triangle hit per lane of `scene` (or at one hit: F = float), for rays
-/// travelling along `rayDir` (normalized). Lanes outside `active` may hold any IDs: they compute a
-/// copy of an active lane (Scene::getVertexData).
-template<typename F>
-ShadingDataT<F> loadShadingData(const Scene& scene, const TriangleHitLanes<F>& hit, const vector<F, 3>& rayDir, const MaskOf<F>& active = true)
+/// The surface at a triangle hit of `scene` (a TriangleHit: F = float), or at one hit per lane
+/// (TriangleHitLanes<F>), for rays travelling along `rayDir` (normalized). Lanes outside `active`
+/// may hold any IDs: they compute a copy of an active lane (Scene::getVertexData).
+template<typename Hit, typename F = HitFloat<Hit>>
+ShadingDataT<F> loadShadingData(const Scene& scene, const Hit& hit, const vector<F, 3>& rayDir, const MaskOf<F>& active = true)
 {
     if (!any(active))
         return {};
@@ -83,7 +83,7 @@ ShadingDataT<F> loadShadingData(const Scene& scene, const TriangleHitLanes<F>& h
 /// Shading data at a triangle hit of `scene`, for a ray travelling along `rayDir` (normalized).
 inline ShadingData loadShadingData(const Scene& scene, const TriangleHit& hit, const float3& rayDir)
 {
-    ShadingData sd{loadShadingData(scene, TriangleHitLanes<float>(hit), rayDir)};
+    ShadingData sd{loadShadingData<TriangleHit>(scene, hit, rayDir)};
     sd.mtl = &scene.getMaterial(sd.materialID);
     return sd;
 }

@@ -2,23 +2,19 @@
 #include "Scene/Acceleration/RayTracing.h"
 #include "Utils/Simd/Lane.h"
 #include <bit>
+#include <type_traits>
+#include <utility>
 
 namespace falcor
 {
-/// Triangle hits, one per lane (F = FloatLanes<W>), or one hit (F = float): the part of a
-/// TriangleHit that locates the hit point, as Scene::getVertexData reads it.
+/// Triangle hits, one per lane (F = FloatLanes<W>): the part of a TriangleHit that locates the
+/// hit point, as Scene::getVertexData reads it.
 template<typename F>
 struct TriangleHitLanes
 {
     UintOf<F> instanceID = kInvalidIndex;
     UintOf<F> primitiveIndex = kInvalidIndex;
     vector<F, 2> barycentrics; ///< Weights of vertices 1 and 2.
-
-    TriangleHitLanes() = default;
-    explicit TriangleHitLanes(const TriangleHit& hit)
-        requires(kLaneWidth<F> == 1)
-        : instanceID(hit.instanceID), primitiveIndex(hit.primitiveIndex), barycentrics(hit.barycentrics)
-    {}
 
     /// Puts `hit` into lane i.
     void setLane(int i, const TriangleHit& hit)
@@ -41,6 +37,10 @@ struct TriangleHitLanes
         return hit;
     }
 };
+
+/// The float type of a hit: float for a TriangleHit, F for TriangleHitLanes<F>.
+template<typename Hit>
+using HitFloat = std::remove_cvref_t<decltype(std::declval<const Hit&>().barycentrics.x())>;
 
 /// Calls fn(i, instanceID, primitiveIndex) for every lane i with the IDs that lane reads: its own
 /// when active, else the first active lane's, so inactive lanes (which may hold any IDs, even
