@@ -197,8 +197,7 @@ private:
         if constexpr (kLaneWidth<F> == 1)
             if (mType == EmissiveLightSamplerType::LightBVH)
                 return mBVHSampler.selectTriangle(posW, normalW, upper, u, index, pdf);
-        index = mCdf.empty() ? min(mapLanes(u * float(count), [](float x) { return uint32_t(x); }), Uint(count - 1))
-                             : min(upperBoundCdf(u), Uint(count - 1));
+        index = min(mCdf.empty() ? detail::toUint(u * float(count)) : upperBoundCdf(u), Uint(count - 1));
         pdf = evalSelectionPdf(posW, normalW, upper, index, MaskOf<F>(true));
         return pdf > 0.f;
     }

@@ -95,9 +95,8 @@ public:
         using Uint = UintOf<F>;
         if (!mValid)
             return F(0.f);
-        const auto toUint = [](const F& x) { return mapLanes(x, [](float y) { return uint32_t(y); }); };
-        const Uint y = min(toUint(uv.y() * float(mHeight)), Uint(mHeight - 1));
-        const Uint x = min(toUint(uv.x() * float(mWidth)), Uint(mWidth - 1));
+        const Uint y = min(detail::toUint(uv.y() * float(mHeight)), Uint(mHeight - 1));
+        const Uint x = min(detail::toUint(uv.x() * float(mWidth)), Uint(mWidth - 1));
         return toSolidAngle(gather(mCellPdf.data(), y * mWidth + x), uv.y());
     }
 

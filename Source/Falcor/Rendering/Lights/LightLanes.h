@@ -29,7 +29,7 @@ FALCOR_LANE_INLINE vector<F, 2> sampleNext2DWhere(SampleGenerator& sg, const Mas
     return vector<F, 2>(x, sampleNext1DWhere<F>(sg, active));
 }
 
-/// uint32_t(x) per lane (x must be in [0, 2^31)).
+/// uint32_t(x) per lane, for x in [0, 2^31) (the lanes convert in one SIMD instruction).
 FALCOR_LANE_INLINE uint32_t toUint(float x)
 {
     return uint32_t(x);
