@@ -304,7 +304,7 @@ with opaque=False a hit on primitive p of instance i counts only if alpha_mask[i
         return py::make_tuple(toTuple(b.minPoint), toTuple(b.maxPoint));
     }, "World-space bounds as ((min x, y, z), (max x, y, z)).");
     accel.def_property_readonly_static("kernel_isa", [](py::object) { return std::string(SceneAccel::getKernelIsa()); },
-                                       "Instruction set of the traversal kernels: falcor.active_isa() (see falcor.set_isa_limit).");
+                                       "Instruction set of the traversal kernels: 'avx2' when falcor.active_isa() allows it (avx512 too), else 'sse2'.");
     accel.def_property_readonly("instance_count", [](const TriangleAccel& a) {
         auto lock = a.shareForQuery();
         return a.accel.getInstanceCount();

@@ -1,7 +1,7 @@
 #pragma once
 // The interface of the traversal kernels, which are compiled once per instruction set: sse2 (the
-// baseline, inside RayTracing.cpp), avx2 (KernelsAVX2.cpp) and avx512 (KernelsAVX512.cpp), chosen
-// by activeIsa() (Core/Isa.h). Kernel code lives in namespace falcor::accel::<isa>, so the builds
+// baseline, inside RayTracing.cpp) and avx2 (KernelsAVX2.cpp, also used for AVX-512), chosen by
+// activeIsa() (Core/Isa.h). Kernel code lives in namespace falcor::accel::<isa>, so the builds
 // never share a symbol; it uses
 // only what is declared before the ISA switch (this header and what it includes), whose inline
 // code is therefore always compiled for the baseline.
@@ -145,7 +145,6 @@ struct TraversalKernels
     TraceStreamFn traceStream;
 };
 
-/// The AVX2 and AVX-512 builds (call only when activeIsa() allows them).
+/// The AVX2 build (call only when activeIsa() allows it).
 const TraversalKernels& avx2Kernels();
-const TraversalKernels& avx512Kernels();
 } // namespace falcor::accel

@@ -47,19 +47,10 @@ bool isCoherentStream(std::span<const Ray> rays, float sceneExtent)
 /// The baseline (SSE2) build of the kernels.
 constexpr TraversalKernels kSse2Kernels{&sse2::traceScene, &sse2::traceStream};
 
-/// The kernels of activeIsa(), read per query so that setIsaLimit takes effect at once.
-const TraversalKernels& activeKernels()
-{
-    switch (activeIsa())
-    {
-    case Isa::AVX512:
-        return avx512Kernels();
-    case Isa::AVX2:
-        return avx2Kernels();
-    default:
-        return kSse2Kernels;
-    }
-}
+/// The kernels of activeIsa(), read per query so that setIsaLimit takes effect at once. AVX-512
+/// runs the AVX2 build: an AVX-512 build of the same code (nodes are 8 wide) measured no faster
+/// on any ray set of benchmarks/bvh_embree.py (benchmarks/README.md).
+const TraversalKernels& activeKernels() { return activeIsa() >= Isa::AVX2 ? avx2Kernels() : kSse2Kernels; }
 
 double msSince(std::chrono::steady_clock::time_point start)
 {
@@ -556,7 +547,7 @@ void SceneAccel::anyHitStream(std::span<const Ray> rays, RayCullMode cull, const
     mpImpl->traceStream({rays, cull, alphaTest, true, {}, occluded});
 }
 
-const char* SceneAccel::getKernelIsa() { return isaName(activeIsa()).data(); }
+const char* SceneAccel::getKernelIsa() { return &activeKernels() == &kSse2Kernels ? "sse2" : "avx2"; }
 
 AABB SceneAccel::getBounds() const { return mpImpl->bounds; }
 const AccelStats& SceneAccel::getStats() const { return mpImpl->stats; }

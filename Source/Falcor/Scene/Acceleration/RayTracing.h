@@ -113,8 +113,8 @@ struct AccelStats
 /// by two triangles hits at least one of them); zero-area triangles are never hit. Of equal-t hits the lowest
 /// instance, then the lowest primitive index, wins. Rays are traced in each instance's object
 /// space (t is preserved); instances whose transform has no inverse are not traced.
-/// Implementation: 8-wide nodes over 4-triangle leaves, SSE2 kernels with AVX2 and AVX-512 builds
-/// chosen by activeIsa() (bit-identical results); see Scene/Acceleration/*.h.
+/// Implementation: 8-wide nodes over 4-triangle leaves, SSE2 kernels with an AVX2 build chosen
+/// by activeIsa() (bit-identical results); see Scene/Acceleration/*.h.
 class FALCOR_API SceneAccel
 {
 public:
@@ -161,8 +161,8 @@ public:
     /// anyHit of every ray (occluded[i] = 1 or 0 for rays[i]), as closestHitStream.
     void anyHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<uint8_t> occluded) const;
 
-    /// Instruction set of the traversal kernels in use: activeIsa() (Core/Isa.h). Results are
-    /// bit-identical for every one.
+    /// Instruction set of the traversal kernels in use: "avx2" when activeIsa() (Core/Isa.h) allows
+    /// it (AVX-512 included), else "sse2". Results are bit-identical for every one.
     static const char* getKernelIsa();
 
     /// Union of the instances' transformed mesh boxes (as Falcor's scene bounds).
