@@ -28,9 +28,12 @@ struct AnisotropicGGXT
     {
         const F cos2 = w.z() * w.z(), sin2 = max(1.f - cos2, F(0.f));
         const F tan2 = sin2 / cos2;
+        const MaskOf<F> grazing = isInf(tan2);
+        if (all(grazing))
+            return F(0.f);
         const F alpha2 = select(sin2 == 0.f, alpha.x() * alpha.x(),
                                 (w.x() * w.x() * alpha.x() * alpha.x() + w.y() * w.y() * alpha.y() * alpha.y()) / sin2);
-        return select(isInf(tan2), F(0.f), 0.5f * (sqrt(1.f + alpha2 * tan2) - 1.f));
+        return select(grazing, F(0.f), 0.5f * (sqrt(1.f + alpha2 * tan2) - 1.f));
     }
     F G1(const F3& w) const { return 1.f / (1.f + smithLambda(w)); }
     /// Height-correlated masking-shadowing (for reflection; the PBRT materials use it for refraction too).
@@ -40,10 +43,12 @@ struct AnisotropicGGXT
     {
         const F cos2 = h.z() * h.z(), sin2 = max(1.f - cos2, F(0.f));
         const F tan2 = sin2 / cos2;
+        const MaskOf<F> zero = isInf(tan2) || cos2 * cos2 < 1e-16f;
+        if (all(zero))
+            return F(0.f);
         const F e = select(sin2 == 0.f, F(0.f),
                            tan2 * (h.x() * h.x() / (alpha.x() * alpha.x()) + h.y() * h.y() / (alpha.y() * alpha.y())) / sin2);
-        const F d = 1.f / (kPi * alpha.x() * alpha.y() * cos2 * cos2 * (1.f + e) * (1.f + e));
-        return select(isInf(tan2) || cos2 * cos2 < 1e-16f, F(0.f), d);
+        return select(zero, F(0.f), 1.f / (kPi * alpha.x() * alpha.y() * cos2 * cos2 * (1.f + e) * (1.f + e)));
     }
 
     /// D_w(h) = G1(w) · |w·h| · D(h) / |w.z|.
@@ -58,9 +63,15 @@ struct AnisotropicGGXT
     template<typename SampleGenerator>
     F3 sample(const F3& w, SampleGenerator& sg, const MaskOf<F>& active = true) const
     {
+        // The rare sides (w below the surface, along the normal) only where some lane takes them.
         F3 wh = normalize(F3(alpha.x() * w.x(), alpha.y() * w.y(), w.z()));
-        wh = select(wh.z() < 0.f, -wh, wh);
-        const F3 t1 = select(wh.x() * wh.x() + wh.y() * wh.y() > 0.f, normalize(F3(-wh.y(), wh.x(), F(0.f))), F3(F(1.f), F(0.f), F(0.f)));
+        const MaskOf<F> below = wh.z() < 0.f;
+        if (any(below))
+            wh = select(below, -wh, wh);
+        const MaskOf<F> tilted = wh.x() * wh.x() + wh.y() * wh.y() > 0.f;
+        F3 t1 = normalize(F3(-wh.y(), wh.x(), F(0.f)));
+        if (!all(tilted))
+            t1 = select(tilted, t1, F3(F(1.f), F(0.f), F(0.f)));
         const F3 t2 = cross(wh, t1);
         const F r = sqrt(sampleNext1D(sg, active));
         const F phi = 2.f * kPi * sampleNext1D(sg, active);

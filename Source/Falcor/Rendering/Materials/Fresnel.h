@@ -54,7 +54,7 @@ namespace falcor
 /// Fresnel reflectance of a conductor with complex index of refraction eta + i·k (Shirley's
 /// formulation), per color channel. Per lane when F is a lane type.
 template<typename F>
-F evalFresnelConductor(const F& eta, const F& k, const F& cosThetaI)
+FALCOR_VECTOR_INLINE F evalFresnelConductor(const F& eta, const F& k, const F& cosThetaI)
 {
     const F cos2 = cosThetaI * cosThetaI;
     const F sin2 = max(1.f - cos2, F(0.f));
@@ -68,7 +68,7 @@ F evalFresnelConductor(const F& eta, const F& k, const F& cosThetaI)
 }
 
 template<typename F>
-vector<F, 3> evalFresnelConductor(const vector<F, 3>& eta, const vector<F, 3>& k, const F& cosThetaI)
+FALCOR_VECTOR_INLINE vector<F, 3> evalFresnelConductor(const vector<F, 3>& eta, const vector<F, 3>& k, const F& cosThetaI)
 {
     return vector<F, 3>(evalFresnelConductor(eta.x(), k.x(), cosThetaI), evalFresnelConductor(eta.y(), k.y(), cosThetaI),
                         evalFresnelConductor(eta.z(), k.z(), cosThetaI));

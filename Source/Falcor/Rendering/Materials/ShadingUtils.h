@@ -78,9 +78,9 @@ FALCOR_LANE_INLINE LaneMask<W> masksDiffer(const LaneMask<W>& a, const LaneMask<
 /// shading plane, on the geometric sides the event needs, and the shading normal on the viewer's
 /// geometric side (back faces are black). With `fullSphere` (two-sided BSDFs whose shading
 /// normal is not flipped), wi may lie below the shading plane and back faces are not black.
-/// Per lane when F is a lane type (`sd` and `sf` then hold lanes too).
+/// Per lane when F is a lane type (`sd` and `sf` then hold lanes too). Inlined: on every BSDF call.
 template<typename SD, typename Frame, typename F>
-MaskOf<F> isValidHemisphereReflectionOrTransmission(const SD& sd, const Frame& sf, const vector<F, 3>& wiLocal, const vector<F, 3>& woLocal,
+FALCOR_VECTOR_INLINE MaskOf<F> isValidHemisphereReflectionOrTransmission(const SD& sd, const Frame& sf, const vector<F, 3>& wiLocal, const vector<F, 3>& woLocal,
                                                     const vector<F, 3>& wo, bool fullSphere = false)
 {
     const F cosThetaI = fullSphere ? abs(wiLocal.z()) : wiLocal.z();
@@ -96,7 +96,7 @@ MaskOf<F> isValidHemisphereReflectionOrTransmission(const SD& sd, const Frame& s
 
 /// As above, for reflection only.
 template<typename SD, typename Frame, typename F>
-MaskOf<F> isValidHemisphereReflection(const SD& sd, const Frame& sf, const vector<F, 3>& wiLocal, const vector<F, 3>& woLocal,
+FALCOR_VECTOR_INLINE MaskOf<F> isValidHemisphereReflection(const SD& sd, const Frame& sf, const vector<F, 3>& wiLocal, const vector<F, 3>& woLocal,
                                       const vector<F, 3>& wo)
 {
     return woLocal.z() > 0.f && isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo);
