@@ -126,12 +126,10 @@ struct SceneStream
     }
 };
 
-/// Queries a stream keeps in flight: enough for the loads of the others' steps to cover one's
-/// memory latency, few enough that their states stay in the L1 cache.
-#ifndef FALCOR_ACCEL_RAYS_IN_FLIGHT
-#define FALCOR_ACCEL_RAYS_IN_FLIGHT 8
-#endif
-constexpr int kRaysInFlight = FALCOR_ACCEL_RAYS_IN_FLIGHT;
+/// Queries a stream keeps in flight: enough for the others' steps to cover one's memory latency,
+/// few enough that their states (~9.5 KiB each, mostly stack never touched) stay small. 4, 8 and
+/// 16 measured within noise of each other (benchmarks/README.md, bvh_embree.py).
+constexpr int kRaysInFlight = 8;
 
 /// Traces a query through both levels; the hit's t is tMax when nothing was hit.
 using TraceSceneFn = TriangleHit (*)(const SceneView& scene, const SceneQuery& query);
