@@ -1,5 +1,6 @@
 """Ray streams (TriangleAccel closest_hit/any_hit with stream=True, SceneAccel::closestHitStream):
 several rays traced interleaved give the bits of one ray at a time, on every instruction set."""
+import os
 import subprocess
 import sys
 
@@ -64,7 +65,7 @@ def trace_both(accel, rays, **kwargs):
              accel.any_hit(origins, dirs, t_min, t_max, stream=s, **kwargs)) for s in (False, True)]
 
 
-@pytest.mark.parametrize("name, meshes, instances", list(scenes()), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("name, meshes, instances", [pytest.param(*s, id=s[0]) for s in scenes()])
 def test_streams_equal_single_rays_on_every_isa(name, meshes, instances):
     accel = build(meshes, instances)
     rays = ray_set(accel, 3000, seed=len(name))
@@ -148,7 +149,7 @@ def test_isa_limit():
 
 
 def test_bad_isa_environment_variable_fails_the_import_clearly():
-    env = {**__import__("os").environ, "FALCOR_ISA": "bogus"}
+    env = {**os.environ, "FALCOR_ISA": "bogus"}
     result = subprocess.run([sys.executable, "-c", "import falcor"], env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "FALCOR_ISA='bogus'" in result.stderr and "sse2, avx2, avx512" in result.stderr
