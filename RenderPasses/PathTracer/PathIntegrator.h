@@ -134,6 +134,8 @@ public:
     template<typename Path, typename SD, typename Material, typename Hit, typename Gen>
     void shadeHit(Path& path, const Hit& hit, const SD& sd, Material& mi, Gen& sg) const;
     MaterialInstance createMaterial(const PathState& path, const ShadingData& sd) const;
+    /// What createMaterial asks of the material setup beyond the hit (MaterialInstanceHints.h).
+    uint32_t materialHints() const { return mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone; }
 
     /// NRD guide paths from a primary hit (Falcor's delta reflection and delta transmission
     /// passes): they follow delta lobes only and report where they end.

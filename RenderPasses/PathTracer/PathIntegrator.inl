@@ -71,7 +71,7 @@ bool PathIntegrator<SG>::handleNestedDielectrics(PathState& path, ShadingData& s
 template<typename SG>
 MaterialInstance PathIntegrator<SG>::createMaterial(const PathState& path, const ShadingData& sd) const
 {
-    return createMaterialInstance(sd, textureLod(path, sd), mParams.adjustShadingNormals ? kHintAdjustShadingNormal : kHintNone,
+    return createMaterialInstance(sd, textureLod(path, sd), materialHints(),
                                   mScene.getRenderSettings().diffuseAlbedoMultiplier);
 }
 

@@ -208,6 +208,43 @@ inline LaneMaterialKind laneMaterialKind(const MaterialData& mtl)
     return mtl.type == MaterialType::PBRTDiffuse ? LaneMaterialKind::PBRTDiffuse : LaneMaterialKind::None;
 }
 
+/// The PBRT diffuse material of every lane. From the material constants when no lane has a base
+/// color texture or a normal map and shading normals are not adjusted (what the one-path setup,
+/// createPBRTDiffuse, then computes: the surface's frame, mirrored on the back of double-sided
+/// materials, and the base color); else lane by lane through the one-path setup.
+template<int W, typename SG>
+PBRTDiffuseMaterialInstanceT<FloatLanes<W>> setUpDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
+                                                              const ShadingDataT<FloatLanes<W>>& sd, const PathState* paths,
+                                                              const uint32_t* index, int count)
+{
+    PBRTDiffuseMaterialInstanceT<FloatLanes<W>> mi;
+    bool constant = !(integrator.materialHints() & kHintAdjustShadingNormal);
+    LaneMask<W> doubleSided = false;
+    for (int i = 0; i < W && constant; ++i)
+    {
+        const MaterialData& m = scene.getMaterial(sd.materialID[i]);
+        constant = !m.hasTexture(MaterialTextureSlot::BaseColor) && m.normalMapType == NormalMapType::None;
+        doubleSided.set(i, m.doubleSided);
+        putLane(mi.bsdf.albedo, i, m.baseColor.xyz());
+    }
+    if (constant)
+    {
+        mi.sf = sd.frame;
+        mi.sf.N = select(!sd.frontFacing && doubleSided, -sd.frame.N, sd.frame.N);
+        return mi;
+    }
+    for (int i = 0; i < W; ++i)
+    {
+        const int source = std::min(i, count - 1);
+        const ShadingData one = shadingDataLane(sd, source, scene.getMaterial(sd.materialID[source]));
+        integrator.createMaterial(paths[index[source]], one).visit([&](const auto& instance) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(instance)>, PBRTDiffuseMaterialInstance>)
+                mi.setLane(i, instance);
+        });
+    }
+    return mi;
+}
+
 /// The lane form of a one-path sample generator class template: G<uint32_t> -> G<UintLanes<W>>.
 template<typename SG>
 struct LaneGeneratorOf;
@@ -242,18 +279,7 @@ void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
     ShadingDataT<F> sd = loadShadingData(scene, hit, p.dir, live);
     sd.IoR = 1.f;
     p.pathVertices = select(live, p.pathVertices + 1u, p.pathVertices);
-    PBRTDiffuseMaterialInstanceT<F> mi;
-    for (int i = 0; i < W; ++i)
-    {
-        const int source = std::min(i, count - 1);
-        const PathState& one = paths[index[source]];
-        const ShadingData oneSD = shadingDataLane(sd, source, scene.getMaterial(sd.materialID[source]));
-        integrator.createMaterial(one, oneSD).visit([&](const auto& instance) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(instance)>, PBRTDiffuseMaterialInstance>)
-                mi.setLane(i, instance);
-        });
-    }
-
+    PBRTDiffuseMaterialInstanceT<F> mi = setUpDiffuseLanes(integrator, scene, sd, paths, index, count);
     integrator.shadeHit(p, hit, sd, mi, sg);
 
     for (int i = 0; i < count; ++i)

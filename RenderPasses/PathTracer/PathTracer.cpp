@@ -215,7 +215,8 @@ PathTracerPixel PathTracer::finishPixel(const FrameJob<SampleGenerator>& job, co
     for (uint32_t s = uint32_t(samples.size()); s-- > 0;)
     {
         SampleGenerator sgReflection = generators[s * stride], sgTransmission = generators[s * stride];
-        PathState reflection = startPath(job.frame, dir, primaryHit, s), transmission = startPath(job.frame, dir, primaryHit, s);
+        PathState reflection, transmission;
+        startPath(reflection, job.frame, dir, primaryHit, s), startPath(transmission, job.frame, dir, primaryHit, s);
         r.deltaReflection = integrator.traceDeltaReflectionGuide(reflection, sgReflection);
         r.deltaTransmission = integrator.traceDeltaTransmissionGuide(transmission, sgTransmission);
         r.addRays(reflection), r.addRays(transmission);
@@ -223,23 +224,21 @@ PathTracerPixel PathTracer::finishPixel(const FrameJob<SampleGenerator>& job, co
     return r;
 }
 
-PathState PathTracer::startPath(const Frame& frame, const float3& dir, const TriangleHit& primaryHit, uint32_t sampleIndex) const
+void PathTracer::startPath(PathState& path, const Frame& frame, const float3& dir, const TriangleHit& primaryHit, uint32_t sampleIndex) const
 {
-    PathState path;
     path.interiorList = InteriorList(mParams.maxNestedMaterials);
     path.origin = frame.scene.getCamera().getData().posW;
     path.dir = dir;
     path.hit = primaryHit;
     path.vertexIndex = primaryHit.isValid() ? 1 : 0;
     path.sampleIndex = sampleIndex;
-    return path;
 }
 
+/// One tile's rows and paths. Kept per thread and reused from tile to tile: the arrays stay
+/// allocated (fresh ones would be page-faulted in for every tile).
 template<typename SampleGenerator>
-PathTracer::RayStats PathTracer::renderRows(const FrameJob<SampleGenerator>& job, uint32_t y0, uint32_t y1) const
+struct PathTracer::Tile
 {
-    const uint32_t width = job.frameDim.x();
-    const Camera& camera = job.frame.scene.getCamera();
     struct Row
     {
         std::vector<uint32_t> spp, firstPath;
@@ -247,12 +246,22 @@ PathTracer::RayStats PathTracer::renderRows(const FrameJob<SampleGenerator>& job
         std::vector<TriangleHit> hits;
         std::vector<SampleGenerator> generators; ///< Of (x, s) at s * width + x.
     };
-    std::vector<Row> rows(y1 - y0);
+    std::vector<Row> rows;
     std::vector<PathState> paths;
-    std::vector<SampleGenerator> pathGenerators;
+    std::vector<SampleGenerator> generators; ///< paths[i] draws from generators[i].
+    std::vector<std::vector<float4>> texels; ///< One row per connected output.
+};
+
+template<typename SampleGenerator>
+void PathTracer::startRows(const FrameJob<SampleGenerator>& job, uint32_t y0, uint32_t y1, Tile<SampleGenerator>& tile) const
+{
+    const uint32_t width = job.frameDim.x();
+    const Camera& camera = job.frame.scene.getCamera();
+    tile.rows.resize(y1 - y0);
+    uint32_t pathCount = 0;
     for (uint32_t y = y0; y < y1; ++y)
     {
-        Row& row = rows[y - y0];
+        auto& row = tile.rows[y - y0];
         row.spp.assign(width, job.maxSpp);
         if (job.sampleCount)
             for (uint32_t x = 0; x < width; ++x)
@@ -262,37 +271,53 @@ PathTracer::RayStats PathTracer::renderRows(const FrameJob<SampleGenerator>& job
         row.generators.assign(size_t(rowSpp) * width, SampleGenerator(uint2(0u), 0u));
         for (uint32_t s = 0; s < rowSpp; ++s)
             SampleGenerator::createRow(0, y, width, job.frame.seed * job.maxSpp + s, &row.generators[size_t(s) * width]);
+        row.dirs.clear(), row.hits.clear(), row.firstPath.clear();
         for (uint32_t x = 0; x < width; ++x)
         {
             row.dirs.push_back(job.viewW ? -job.viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(uint2(x, y), job.frameDim).dir);
             row.hits.push_back(mHitInfo.unpackTriangleHit(loadPackedHitInfo(job.vbuffer, x, y)));
-            row.firstPath.push_back(uint32_t(paths.size()));
-            for (uint32_t s = 0; s < row.spp[x]; ++s)
-            {
-                paths.push_back(startPath(job.frame, row.dirs[x], row.hits[x], s));
-                pathGenerators.push_back(row.generators[size_t(s) * width + x]);
-            }
+            row.firstPath.push_back(pathCount);
+            pathCount += row.spp[x];
         }
     }
+    tile.paths.assign(pathCount, PathState{});
+    tile.generators.clear();
+    for (const auto& row : tile.rows)
+        for (uint32_t x = 0; x < width; ++x)
+            for (uint32_t s = 0; s < row.spp[x]; ++s)
+            {
+                startPath(tile.paths[row.firstPath[x] + s], job.frame, row.dirs[x], row.hits[x], s);
+                tile.generators.push_back(row.generators[size_t(s) * width + x]);
+            }
+}
+
+template<typename SampleGenerator>
+PathTracer::RayStats PathTracer::renderRows(const FrameJob<SampleGenerator>& job, uint32_t y0, uint32_t y1) const
+{
+    thread_local Tile<SampleGenerator> tile;
+    startRows(job, y0, y1, tile);
     PathWavefront<SampleGenerator> wavefront(job.frame.scene, job.integrator, mSimdShading);
-    wavefront.run(paths, pathGenerators);
+    wavefront.run(tile.paths, tile.generators);
 
     RayStats stats;
     stats.laneShadedHits = wavefront.getLaneShadedHits(), stats.scalarShadedHits = wavefront.getScalarShadedHits();
-    std::vector<std::vector<float4>> texels(job.outputs.size(), std::vector<float4>(width));
+    const uint32_t width = job.frameDim.x();
+    tile.texels.resize(job.outputs.size());
     for (uint32_t y = y0; y < y1; ++y)
     {
-        const Row& row = rows[y - y0];
+        const auto& row = tile.rows[y - y0];
+        for (auto& texels : tile.texels)
+            texels.resize(width);
         for (uint32_t x = 0; x < width; ++x)
         {
-            const std::span<const PathState> samples(paths.data() + row.firstPath[x], row.spp[x]);
+            const std::span<const PathState> samples(tile.paths.data() + row.firstPath[x], row.spp[x]);
             const PathTracerPixel r = finishPixel(job, row.dirs[x], row.hits[x], samples, &row.generators[x], width);
             for (size_t i = 0; i < job.outputs.size(); ++i)
-                texels[i][x] = r.texel(job.outputs[i].first, row.spp[x]);
+                tile.texels[i][x] = r.texel(job.outputs[i].first, row.spp[x]);
             stats += r.stats;
         }
         for (size_t i = 0; i < job.outputs.size(); ++i)
-            job.outputs[i].second->storeRow(y, texels[i].data());
+            job.outputs[i].second->storeRow(y, tile.texels[i].data());
     }
     return stats;
 }

@@ -64,10 +64,16 @@ private:
     static constexpr uint32_t kTilePaths = 4096;
     template<typename SampleGenerator>
     RayStats renderFrame(const Frame& frame, const RenderData& renderData) const;
+    template<typename SampleGenerator>
+    struct Tile;
     /// Rows [y0, y1): their paths as one wavefront, then each pixel's texels.
     template<typename SampleGenerator>
     RayStats renderRows(const FrameJob<SampleGenerator>& job, uint32_t y0, uint32_t y1) const;
-    PathState startPath(const Frame& frame, const float3& dir, const TriangleHit& primaryHit, uint32_t sampleIndex) const;
+    /// The rows' camera rays, primary hits, generators and fresh paths.
+    template<typename SampleGenerator>
+    void startRows(const FrameJob<SampleGenerator>& job, uint32_t y0, uint32_t y1, Tile<SampleGenerator>& tile) const;
+    /// Sets up a fresh (default) path from the camera.
+    void startPath(PathState& path, const Frame& frame, const float3& dir, const TriangleHit& primaryHit, uint32_t sampleIndex) const;
     /// One pixel from its finished samples, with the NRD guide paths when asked for. Sample s
     /// started from the generator generators[s * stride].
     template<typename SampleGenerator>

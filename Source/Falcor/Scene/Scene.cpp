@@ -529,14 +529,30 @@ bool Scene::anyHit(const Ray& ray, RayCullMode cull, bool alphaTest) const
     return mAccel.anyHit(ray, cull, alphaTestFor(alphaTest));
 }
 
+namespace
+{
+/// Acceleration structures up to this size stay in a core's cache (2 MiB L2 on the machines
+/// measured): their rays wait on no memory, and interleaving them only adds bookkeeping (7 % of
+/// a Cornell box frame of the wavefront path tracer, where the terrain's rays gain 25-50 %).
+constexpr size_t kCacheResidentBytes = size_t(1) << 20;
+} // namespace
+
 void Scene::closestHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<TriangleHit> hits) const
 {
-    mAccel.closestHitStream(rays, cull, alphaTestFor(alphaTest), hits);
+    if (mAccel.getStats().memoryBytes > kCacheResidentBytes)
+        return mAccel.closestHitStream(rays, cull, alphaTestFor(alphaTest), hits);
+    FALCOR_CHECK(hits.size() == rays.size(), "Scene::closestHitStream: ", hits.size(), " hits for ", rays.size(), " rays.");
+    for (size_t i = 0; i < rays.size(); ++i)
+        hits[i] = closestHit(rays[i], cull, alphaTest);
 }
 
 void Scene::anyHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<uint8_t> occluded) const
 {
-    mAccel.anyHitStream(rays, cull, alphaTestFor(alphaTest), occluded);
+    if (mAccel.getStats().memoryBytes > kCacheResidentBytes)
+        return mAccel.anyHitStream(rays, cull, alphaTestFor(alphaTest), occluded);
+    FALCOR_CHECK(occluded.size() == rays.size(), "Scene::anyHitStream: ", occluded.size(), " results for ", rays.size(), " rays.");
+    for (size_t i = 0; i < rays.size(); ++i)
+        occluded[i] = anyHit(rays[i], cull, alphaTest);
 }
 
 void Scene::castRays(std::span<const Ray> rays, std::span<TriangleHit> hits, RayCullMode cull, bool alphaTest) const

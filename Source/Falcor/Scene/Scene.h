@@ -243,7 +243,8 @@ public:
     TriangleHit closestHit(const Ray& ray, RayCullMode cull = RayCullMode::None, bool alphaTest = true) const;
     bool anyHit(const Ray& ray, RayCullMode cull = RayCullMode::None, bool alphaTest = true) const;
     /// closestHit/anyHit of every ray (results[i] for rays[i]), bit-identical to one call per ray
-    /// and faster on large streams (SceneAccel::closestHitStream). Runs on the caller's thread.
+    /// and faster on large streams of a structure that does not fit in cache (interleaved:
+    /// SceneAccel::closestHitStream; smaller ones are traced one ray at a time). Runs on the caller's thread.
     void closestHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<TriangleHit> hits) const;
     void anyHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<uint8_t> occluded) const;
     /// Batch queries on the thread pool (fixed chunks: results don't depend on the thread count).

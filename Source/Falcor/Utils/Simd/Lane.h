@@ -267,8 +267,13 @@ FALCOR_LANE_INLINE T select(bool mask, T a, T b)
 {
     return mask ? a : b;
 }
-template<typename T, int N, typename M>
-FALCOR_LANE_INLINE vector<T, N> select(const M& mask, const vector<T, N>& a, const vector<T, N>& b)
+template<typename T, int N>
+FALCOR_LANE_INLINE vector<T, N> select(bool mask, const vector<T, N>& a, const vector<T, N>& b)
+{
+    return mask ? a : b; // One branch, not one per component.
+}
+template<typename T, int N, int W>
+FALCOR_LANE_INLINE vector<T, N> select(const LaneMask<W>& mask, const vector<T, N>& a, const vector<T, N>& b)
 {
     vector<T, N> r;
     for (int i = 0; i < N; ++i)
