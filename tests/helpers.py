@@ -198,3 +198,17 @@ def run_concurrently(calls: list[Callable[[], Any]]) -> list:
     for t in threads:
         t.join()
     return results
+
+
+# Instruction sets by width; the ones this machine runs (falcor.set_isa_limit accepts each).
+ISAS = ["sse2", "avx2", "avx512"]
+HOST_ISAS = ISAS[: ISAS.index(falcor.host_isa()) + 1]
+
+
+def isa_fixture(request):
+    """Body of the `isa` fixtures: runs the test with falcor's kernels capped at request.param."""
+    falcor.set_isa_limit(request.param)
+    assert falcor.active_isa() == request.param
+    yield request.param
+    falcor.set_isa_limit(None)
+

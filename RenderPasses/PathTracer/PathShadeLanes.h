@@ -111,11 +111,6 @@ void restrictLobes(Material&, const LaneMask<W>&, uint32_t)
     static_assert(!requires(Material& m) { m.activeLobes; }, "a lane material with selectable lobes needs restrictLobes");
 }
 template<int W>
-UintLanes<W> convertToUint(const FloatLanes<W>& x)
-{
-    return convertLanes<uint32_t>(x);
-}
-template<int W>
 UintLanes<W> emissiveTriangleIndex(const EmissiveLightCollection& lights, const TriangleHitLanes<FloatLanes<W>>& hit)
 {
     UintLanes<W> index;

@@ -31,7 +31,6 @@ void countBounce(Path& path, BounceType type, MaskOf<typename Path::Float> where
 {
     path.bounces[uint32_t(type)] = select(where, path.bounces[uint32_t(type)] + 1u, path.bounces[uint32_t(type)]);
 }
-inline uint32_t convertToUint(float x) { return uint32_t(x); }
 inline uint32_t emissiveTriangleIndex(const EmissiveLightCollection& lights, const TriangleHit& hit)
 {
     return lights.getTriangleIndex(hit.instanceID, hit.primitiveIndex);
@@ -284,7 +283,7 @@ auto PathIntegrator<SG>::sampleAnalyticLights(const SD& sd, Gen& sg, MaskOf<Shad
 {
     using F = ShadingFloat<SD>;
     const uint32_t count = uint32_t(mLights.analytic.size());
-    const UintOf<F> index = min(convertToUint(nextIf(sg, live) * float(count)), UintOf<F>(count - 1));
+    const UintOf<F> index = min(convertLanes<uint32_t>(nextIf(sg, live) * float(count)), UintOf<F>(count - 1));
     typename PathLightTypes<F>::AnalyticSample s;
     const auto ok = sampleAnalyticLight(sd.posW, mLights.analytic, index, sg, live, s);
     ls.pdf = select(ok, s.pdf / float(count), ls.pdf), ls.Li = select(ok, s.Li * float(count), ls.Li);

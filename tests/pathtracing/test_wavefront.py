@@ -15,8 +15,7 @@ import falcor
 from pt_helpers import make_renderer, render_frames, vbuffer_graph
 
 SCENES = Path(__file__).resolve().parents[2] / "Scenes"
-_WIDTHS = ["sse2", "avx2", "avx512"]
-ISAS = _WIDTHS[: _WIDTHS.index(falcor.host_isa()) + 1]  # Every width this machine runs.
+from helpers import HOST_ISAS as ISAS  # Every width this machine runs.
 
 # Properties that change the shading of a hit: light choice and MIS, Russian roulette, bounce
 # limits, caustics, sample generators, adaptive sample counts.

@@ -9,17 +9,11 @@ import pytest
 import falcor
 from falcor import falcor_ext
 
-ISAS = ["sse2", "avx2", "avx512"]
-HOST_ISAS = ISAS[: ISAS.index(falcor.host_isa()) + 1]
+from helpers import HOST_ISAS, isa_fixture
 ROWS = 10007  # Not a multiple of any lane width: the last chunk is partial.
 
 
-@pytest.fixture(params=HOST_ISAS)
-def isa(request):
-    falcor.set_isa_limit(request.param)
-    assert falcor.active_isa() == request.param
-    yield request.param
-    falcor.set_isa_limit(None)
+isa = pytest.fixture(params=HOST_ISAS)(isa_fixture)
 
 
 def bits(a):

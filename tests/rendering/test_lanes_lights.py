@@ -11,8 +11,7 @@ import falcor
 
 R = falcor.rendering
 SCENES = __import__("pathlib").Path(__file__).resolve().parents[2] / "Scenes"
-ISAS = ["sse2", "avx2", "avx512"]
-HOST_ISAS = ISAS[: ISAS.index(falcor.host_isa()) + 1]
+from helpers import HOST_ISAS, isa_fixture
 WIDTH = {"sse2": 4, "avx2": 8, "avx512": 16}
 ROWS = 12_000
 LAMP_HEIGHT = 1.5
@@ -75,12 +74,7 @@ def scene():
     del built
 
 
-@pytest.fixture(params=HOST_ISAS)
-def isa(request):
-    falcor.set_isa_limit(request.param)
-    assert falcor.active_isa() == request.param
-    yield request.param
-    falcor.set_isa_limit(None)
+isa = pytest.fixture(params=HOST_ISAS)(isa_fixture)
 
 
 def unit(v):

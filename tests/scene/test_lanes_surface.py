@@ -8,17 +8,12 @@ import pytest
 import falcor
 from falcor import SceneBuilder, StandardMaterial, Transform, TriangleMesh, falcor_ext, float3, float4
 
-ISAS = ["sse2", "avx2", "avx512"]
-HOST_ISAS = ISAS[: ISAS.index(falcor.host_isa()) + 1]
+from helpers import HOST_ISAS, isa_fixture
+
 INVALID = 0xFFFFFFFF
 
 
-@pytest.fixture(params=HOST_ISAS)
-def isa(request):
-    falcor.set_isa_limit(request.param)
-    assert falcor.active_isa() == request.param
-    yield request.param
-    falcor.set_isa_limit(None)
+isa = pytest.fixture(params=HOST_ISAS)(isa_fixture)
 
 
 def random_mesh(rng, triangles, scale=1.0, frontFaceCW=False, zero_normals=False):

@@ -197,7 +197,7 @@ private:
         if constexpr (kLaneWidth<F> == 1)
             if (mType == EmissiveLightSamplerType::LightBVH)
                 return mBVHSampler.selectTriangle(posW, normalW, upper, u, index, pdf);
-        index = min(mCdf.empty() ? detail::toUint(u * float(count)) : upperBoundCdf(u), Uint(count - 1));
+        index = min(mCdf.empty() ? convertLanes<uint32_t>(u * float(count)) : upperBoundCdf(u), Uint(count - 1));
         pdf = evalSelectionPdf(posW, normalW, upper, index, MaskOf<F>(true));
         return pdf > 0.f;
     }

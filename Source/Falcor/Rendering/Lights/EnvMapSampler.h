@@ -76,9 +76,8 @@ public:
         const Uint row = sampleAlias(mRowBins.data(), Uint(0u), mHeight, u.x());
         const Uint column = sampleAlias(mColumnBins.data(), row * mWidth, mWidth, u.y());
         // The alias choices hand back the unused parts of u: the point within the cell.
-        const auto toFloat = [](const Uint& i) { return mapLanes(i, [](uint32_t x) { return float(x); }); };
-        const vector<F, 2> uv(min((toFloat(column) + u.y()) / float(mWidth), F(kOneMinusUlp)),
-                              min((toFloat(row) + u.x()) / float(mHeight), F(kOneMinusUlp)));
+        const vector<F, 2> uv(min((convertLanes<float>(column) + u.y()) / float(mWidth), F(kOneMinusUlp)),
+                              min((convertLanes<float>(row) + u.x()) / float(mHeight), F(kOneMinusUlp)));
         s.dir = select(active, detail::perLane<F>(active, [this](const float2& x) { return mEnvMap.uvToWorld(x); }, uv), s.dir);
         const F pdf = toSolidAngle(gather(mCellPdf.data(), row * mWidth + column), uv.y());
         s.pdf = select(active, pdf, s.pdf);
@@ -95,8 +94,8 @@ public:
         using Uint = UintOf<F>;
         if (!mValid)
             return F(0.f);
-        const Uint y = min(detail::toUint(uv.y() * float(mHeight)), Uint(mHeight - 1));
-        const Uint x = min(detail::toUint(uv.x() * float(mWidth)), Uint(mWidth - 1));
+        const Uint y = min(convertLanes<uint32_t>(uv.y() * float(mHeight)), Uint(mHeight - 1));
+        const Uint x = min(convertLanes<uint32_t>(uv.x() * float(mWidth)), Uint(mWidth - 1));
         return toSolidAngle(gather(mCellPdf.data(), y * mWidth + x), uv.y());
     }
 

@@ -29,17 +29,6 @@ FALCOR_LANE_INLINE vector<F, 2> sampleNext2DWhere(SampleGenerator& sg, const Mas
     return vector<F, 2>(x, sampleNext1DWhere<F>(sg, active));
 }
 
-/// uint32_t(x) per lane, for x in [0, 2^31) (the lanes convert in one SIMD instruction).
-FALCOR_LANE_INLINE uint32_t toUint(float x)
-{
-    return uint32_t(x);
-}
-template<int W>
-FALCOR_LANE_INLINE UintLanes<W> toUint(const FloatLanes<W>& x)
-{
-    return convertLanes<uint32_t>(x);
-}
-
 /// Lane i of a value (a one-lane value is its own lane 0).
 template<typename T>
     requires std::is_arithmetic_v<T>

@@ -25,21 +25,11 @@ inline uint32_t interleave16(uint2 v)
 
 namespace detail
 {
-inline float toFloat(uint32_t x)
-{
-    return float(x);
-}
-template<int W>
-FALCOR_LANE_INLINE FloatLanes<W> toFloat(const UintLanes<W>& x)
-{
-    return convertLanes<float>(x);
-}
-
 /// Uniform in [0, 1) from the upper 24 bits of 32 random bits (exact: 24 bits fit a float).
 template<typename Bits>
 auto unitFloat(const Bits& bits)
 {
-    return toFloat(bits >> 8) * (1.f / 16777216.f);
+    return convertLanes<float>(bits >> 8) * (1.f / 16777216.f);
 }
 } // namespace detail
 

@@ -397,6 +397,13 @@ FALCOR_LANE_INLINE Lanes<To, W> convertLanes(const Lanes<From, W>& a)
 {
     return Lanes<To, W>(__builtin_convertvector(a.v, typename Lanes<To, W>::Vec));
 }
+/// One lane: static_cast<To>.
+template<typename To, typename From>
+    requires std::is_arithmetic_v<From>
+FALCOR_LANE_INLINE To convertLanes(From x)
+{
+    return To(x);
+}
 /// Reinterprets the bits of every lane.
 template<typename To, typename From, int W>
 FALCOR_LANE_INLINE Lanes<To, W> bitcastLanes(const Lanes<From, W>& a)
