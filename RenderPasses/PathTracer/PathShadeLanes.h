@@ -16,14 +16,6 @@
 
 namespace falcor
 {
-/// An analytic light's sample, one per lane (analytic lights are sampled lane by lane).
-template<typename F>
-struct AnalyticLightSampleLanes
-{
-    vector<F, 3> Li{0.f, 0.f, 0.f}, dir{0.f, 0.f, 0.f};
-    F pdf = 0.f, distance = 0.f;
-};
-
 /// What the shading reads of a lane material's properties, one value per lane.
 template<typename F>
 struct ShadingPropertiesLanes
@@ -38,7 +30,7 @@ struct PathLightTypes<FloatLanes<W>>
     using F = FloatLanes<W>;
     using EnvSample = EnvMapSampleT<F>;
     using TriangleSample = TriangleLightSampleT<F>;
-    using AnalyticSample = AnalyticLightSampleLanes<F>;
+    using AnalyticSample = AnalyticLightSampleT<F>;
     using BSDFSample = BSDFSampleT<F>;
 };
 
@@ -135,26 +127,6 @@ LaneMask<W> sampleEmissive(const EmissiveLightSampler& sampler, const vector<Flo
                            const LaneMask<W>& upperOnly, Gen& sg, const LaneMask<W>& live, TriangleLightSampleT<FloatLanes<W>>& s)
 {
     return sampler.sampleLight<FloatLanes<W>>(posW, normalW, upperOnly, sg, live, s);
-}
-/// Analytic lights one lane at a time, each lane drawing from its own stream as one path would.
-template<typename Gen, int W>
-LaneMask<W> sampleAnalyticLight(const vector<FloatLanes<W>, 3>& posW, std::span<const LightData> lights, const UintLanes<W>& index, Gen& sg,
-                                const LaneMask<W>& live, AnalyticLightSampleLanes<FloatLanes<W>>& s)
-{
-    LaneMask<W> ok = false;
-    for (int i = 0; i < W; ++i)
-    {
-        if (!live[i])
-            continue;
-        auto laneSG = sg.lane(i);
-        AnalyticLightSample one;
-        const bool valid = sampleLight(laneOf(posW, i), lights[index[i]], laneSG, one);
-        sg.setLane(i, laneSG);
-        ok.set(i, valid);
-        setLane(s.Li, i, one.Li), setLane(s.dir, i, one.dir);
-        s.pdf.set(i, one.pdf), s.distance.set(i, one.distance);
-    }
-    return ok;
 }
 template<typename Material, int W>
 FloatLanes<W> evalBSDFPdf(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, const vector<FloatLanes<W>, 3>& wo,

@@ -51,11 +51,6 @@ bool sampleEmissive(const EmissiveLightSampler& sampler, const float3& posW, con
 {
     return live && sampler.sampleLight(posW, normalW, upperOnly, sg, s);
 }
-template<typename Gen>
-bool sampleAnalyticLight(const float3& posW, std::span<const LightData> lights, uint32_t index, Gen& sg, bool live, AnalyticLightSample& s)
-{
-    return live && sampleLight(posW, lights[index], sg, s);
-}
 template<typename Material>
 float evalBSDFPdf(const Material& mi, const ShadingData& sd, const float3& wo, bool useImportanceSampling, bool)
 {
@@ -285,7 +280,7 @@ auto PathIntegrator<SG>::sampleAnalyticLights(const SD& sd, Gen& sg, MaskOf<Shad
     const uint32_t count = uint32_t(mLights.analytic.size());
     const UintOf<F> index = min(convertLanes<uint32_t>(nextIf(sg, live) * float(count)), UintOf<F>(count - 1));
     typename PathLightTypes<F>::AnalyticSample s;
-    const auto ok = sampleAnalyticLight(sd.posW, mLights.analytic, index, sg, live, s);
+    const auto ok = sampleLight<F>(sd.posW, mLights.analytic, index, sg, live, s);
     ls.pdf = select(ok, s.pdf / float(count), ls.pdf), ls.Li = select(ok, s.Li * float(count), ls.Li);
     ls.origin = select(ok, rayOriginTowards(s.dir), ls.origin);
     ls.distance = select(ok, s.distance, ls.distance), ls.dir = select(ok, s.dir, ls.dir);
