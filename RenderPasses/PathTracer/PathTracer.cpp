@@ -250,6 +250,7 @@ struct PathTracer::Tile
     std::vector<PathState> paths;
     std::vector<SampleGenerator> generators; ///< paths[i] draws from generators[i].
     std::vector<std::vector<float4>> texels; ///< One row per connected output.
+    typename PathWavefront<SampleGenerator>::Queues queues;
 };
 
 template<typename SampleGenerator>
@@ -296,7 +297,7 @@ PathTracer::RayStats PathTracer::renderRows(const FrameJob<SampleGenerator>& job
 {
     thread_local Tile<SampleGenerator> tile;
     startRows(job, y0, y1, tile);
-    PathWavefront<SampleGenerator> wavefront(job.frame.scene, job.integrator, mSimdShading);
+    PathWavefront<SampleGenerator> wavefront(job.frame.scene, job.integrator, mSimdShading, tile.queues);
     wavefront.run(tile.paths, tile.generators);
 
     RayStats stats;

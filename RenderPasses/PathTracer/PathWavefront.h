@@ -43,9 +43,21 @@ template<typename SampleGenerator>
 class PathWavefront
 {
 public:
+    /// The stages' queues and ray arrays. Callers keep them from one wavefront to the next, so that
+    /// they stay allocated (fresh ones would be page-faulted in for every tile).
+    struct Queues
+    {
+        std::vector<uint32_t> active; ///< Paths still going: the shade stage's queue.
+        std::vector<uint32_t> queue;  ///< Paths of the SIMD shade stage, then owners of the shadow rays.
+        std::vector<Ray> rays;
+        std::vector<TriangleHit> hits;
+        std::vector<uint8_t> occluded;
+    };
+
     /// `simdShading`: shade the hits that have a lane form in SIMD lanes (the same bits either way).
-    PathWavefront(const Scene& scene, const PathIntegrator<SampleGenerator>& integrator, bool simdShading)
-        : mScene(scene), mIntegrator(integrator), mShadeLanes(simdShading && integrator.canShadeInLanes() ? pickShadeLanes() : nullptr)
+    PathWavefront(const Scene& scene, const PathIntegrator<SampleGenerator>& integrator, bool simdShading, Queues& queues)
+        : mScene(scene), mIntegrator(integrator), mShadeLanes(simdShading && integrator.canShadeInLanes() ? pickShadeLanes() : nullptr),
+          mActive(queues.active), mQueue(queues.queue), mRays(queues.rays), mHits(queues.hits), mOccluded(queues.occluded)
     {}
 
     /// Surface hits shaded in lanes and one at a time so far.
@@ -127,12 +139,12 @@ private:
 
     const Scene& mScene;
     const PathIntegrator<SampleGenerator>& mIntegrator;
-    std::vector<uint32_t> mActive; ///< Paths still going: the shade stage's queue.
     const ShadeLanesFn mShadeLanes; ///< Null: every hit is shaded one path at a time.
     uint64_t mLaneShadedHits = 0, mScalarShadedHits = 0;
-    std::vector<uint32_t> mQueue;  ///< Paths of the SIMD shade stage, then owners of the shadow rays.
-    std::vector<Ray> mRays;
-    std::vector<TriangleHit> mHits;
-    std::vector<uint8_t> mOccluded;
+    std::vector<uint32_t>& mActive;
+    std::vector<uint32_t>& mQueue;
+    std::vector<Ray>& mRays;
+    std::vector<TriangleHit>& mHits;
+    std::vector<uint8_t>& mOccluded;
 };
 } // namespace falcor
