@@ -5,8 +5,8 @@
 // makes with a mask of live paths (the one-path forms are at the top of PathShading.inl), and the
 // stage itself: gather W paths into lanes, shade, scatter them back.
 //
-// Which materials have a lane form: `LaneMaterialKind`. Adding one is its BSDF written over F
-// (Rendering/Materials/BSDFs/), a case here, and nothing else.
+// Which materials have a lane form: PathIntegrator::isLaneShadeable. Adding one is its BSDF
+// written over F (Rendering/Materials/BSDFs/), its case there and its set-up here.
 #include "PathIntegrator.h"
 #include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
@@ -34,41 +34,6 @@ struct PathLightTypes<FloatLanes<W>>
     using BSDFSample = BSDFSampleT<F>;
 };
 
-// ---- Moving paths between the tile's PathStates and lanes -----------------------------------------
-
-template<typename T, int W>
-void putLane(Lanes<T, W>& lanes, int i, T value)
-{
-    lanes.set(i, value);
-}
-template<int W>
-void putLane(LaneMask<W>& lanes, int i, bool value)
-{
-    lanes.set(i, value);
-}
-template<typename T, int N, typename S>
-void putLane(vector<T, N>& lanes, int i, const vector<S, N>& value)
-{
-    for (int c = 0; c < N; ++c)
-        putLane(lanes.data[c], i, value.data[c]);
-}
-template<typename T, int W>
-void takeLane(const Lanes<T, W>& lanes, int i, T& value)
-{
-    value = lanes[i];
-}
-template<int W>
-void takeLane(const LaneMask<W>& lanes, int i, bool& value)
-{
-    value = lanes[i];
-}
-template<typename T, int N, typename S>
-void takeLane(const vector<T, N>& lanes, int i, vector<S, N>& value)
-{
-    for (int c = 0; c < N; ++c)
-        takeLane(lanes.data[c], i, value.data[c]);
-}
-
 // ---- The lane forms of what the shading asks with a mask of live paths ---------------------------
 
 template<typename Gen, int W>
@@ -86,7 +51,7 @@ auto shadingProperties(const Material& mi)
     for (int i = 0; i < kLaneWidth<F>; ++i)
     {
         const BSDFProperties one = mi.lane(i).getProperties();
-        putLane(props.emission, i, one.emission);
+        detail::setLaneValue(props.emission, i, one.emission);
         props.roughness.set(i, one.roughness);
     }
     return props;
@@ -155,24 +120,13 @@ template<int W>
 ShadingData shadingDataLane(const ShadingDataT<FloatLanes<W>>& sd, int i, const MaterialData& mtl)
 {
     ShadingData one;
-    takeLane(sd.posW, i, one.posW), takeLane(sd.V, i, one.V), takeLane(sd.uv, i, one.uv);
-    takeLane(sd.frame.T, i, one.frame.T), takeLane(sd.frame.B, i, one.frame.B), takeLane(sd.frame.N, i, one.frame.N);
-    takeLane(sd.tangentW, i, one.tangentW), takeLane(sd.faceN, i, one.faceN), takeLane(sd.frontFacing, i, one.frontFacing);
-    takeLane(sd.IoR, i, one.IoR), takeLane(sd.materialID, i, one.materialID);
+    auto take = [i](const auto& lanes, auto& value) { value = detail::laneValue(lanes, i); };
+    take(sd.posW, one.posW), take(sd.V, one.V), take(sd.uv, one.uv);
+    take(sd.frame.T, one.frame.T), take(sd.frame.B, one.frame.B), take(sd.frame.N, one.frame.N);
+    take(sd.tangentW, one.tangentW), take(sd.faceN, one.faceN), take(sd.frontFacing, one.frontFacing);
+    take(sd.IoR, one.IoR), take(sd.materialID, one.materialID);
     one.mtl = &mtl;
     return one;
-}
-
-/// The material kinds shaded in lanes; anything else is shaded one path at a time.
-enum class LaneMaterialKind : uint8_t
-{
-    None,
-    PBRTDiffuse,
-};
-
-inline LaneMaterialKind laneMaterialKind(const MaterialData& mtl)
-{
-    return mtl.type == MaterialType::PBRTDiffuse ? LaneMaterialKind::PBRTDiffuse : LaneMaterialKind::None;
 }
 
 /// The PBRT diffuse material of every lane. From the material constants when no lane has a base
@@ -192,7 +146,7 @@ PBRTDiffuseMaterialInstanceT<FloatLanes<W>> setUpDiffuseLanes(const PathIntegrat
         const MaterialData& m = scene.getMaterial(sd.materialID[i]);
         constant = !m.hasTexture(MaterialTextureSlot::BaseColor) && m.normalMapType == NormalMapType::None;
         doubleSided.set(i, m.doubleSided);
-        putLane(mi.bsdf.albedo, i, m.baseColor.xyz());
+        detail::setLaneValue(mi.bsdf.albedo, i, m.baseColor.xyz());
     }
     if (constant)
     {
@@ -236,7 +190,7 @@ void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
     {
         const PathState& one = paths[index[std::min(i, count - 1)]];
         live.set(i, i < count);
-        forEachPathField(p, one, [i](auto& lanes, const auto& value) { putLane(lanes, i, value); });
+        forEachPathField(p, one, [i](auto& lanes, const auto& value) { detail::setLaneValue(lanes, i, value); });
         hit.setLane(i, one.hit);
     }
     LaneSG sg = LaneSG::gather(generators, index, count);
@@ -250,7 +204,7 @@ void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
     integrator.shadeHit(p, hit, sd, mi, sg);
 
     for (int i = 0; i < count; ++i)
-        forEachPathField(p, paths[index[i]], [i](const auto& lanes, auto& value) { takeLane(lanes, i, value); });
+        forEachPathField(p, paths[index[i]], [i](const auto& lanes, auto& value) { value = detail::laneValue(lanes, i); });
     sg.scatter(generators, index, count);
 }
 } // namespace falcor
