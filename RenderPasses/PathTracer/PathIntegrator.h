@@ -4,6 +4,7 @@
 #include "Rendering/Lights/EmissiveLightSampler.h"
 #include "Rendering/Lights/EnvMapSampler.h"
 #include "Rendering/Lights/LightHelpers.h"
+#include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/MaterialInstance.h"
 #include "Utils/Color/ColorHelpers.h"
 #include <cmath>

@@ -36,11 +36,6 @@ struct PathLightTypes<FloatLanes<W>>
 
 // ---- The lane forms of what the shading asks with a mask of live paths ---------------------------
 
-template<typename Gen, int W>
-FloatLanes<W> nextIf(Gen& sg, const LaneMask<W>& live)
-{
-    return sampleNext1D(sg, live);
-}
 /// Each lane's properties, from its one-lane instance.
 template<typename Material>
     requires requires(const Material& mi) { mi.lane(0); }
@@ -74,24 +69,6 @@ UintLanes<W> emissiveTriangleIndex(const EmissiveLightCollection& lights, const 
     for (int i = 0; i < W; ++i)
         index.set(i, lights.getTriangleIndex(hit.instanceID[i], hit.primitiveIndex[i]));
     return index;
-}
-template<int W>
-FloatLanes<W> evalEmissivePdf(const EmissiveLightSampler& sampler, const LaneMask<W>& live, const vector<FloatLanes<W>, 3>& posW,
-                              const vector<FloatLanes<W>, 3>& normalW, const LaneMask<W>& upperOnly, const UintLanes<W>& triangle,
-                              const vector<FloatLanes<W>, 3>& posOnLight, const vector<FloatLanes<W>, 3>& normalOnLight)
-{
-    return sampler.evalPdf<FloatLanes<W>>(posW, normalW, upperOnly, triangle, posOnLight, normalOnLight, live);
-}
-template<typename Gen, int W>
-LaneMask<W> sampleEnvMap(const EnvMapSampler& envMap, Gen& sg, const LaneMask<W>& live, EnvMapSampleT<FloatLanes<W>>& s)
-{
-    return envMap.sample<FloatLanes<W>>(sg, live, s);
-}
-template<typename Gen, int W>
-LaneMask<W> sampleEmissive(const EmissiveLightSampler& sampler, const vector<FloatLanes<W>, 3>& posW, const vector<FloatLanes<W>, 3>& normalW,
-                           const LaneMask<W>& upperOnly, Gen& sg, const LaneMask<W>& live, TriangleLightSampleT<FloatLanes<W>>& s)
-{
-    return sampler.sampleLight<FloatLanes<W>>(posW, normalW, upperOnly, sg, live, s);
 }
 template<typename Material, int W>
 FloatLanes<W> evalBSDFPdf(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, const vector<FloatLanes<W>, 3>& wo,

@@ -9,11 +9,6 @@ namespace falcor
 // ---- The one-path forms of what the shading asks with a mask of live paths ---------------------
 // (The lane forms are in PathShadeLanes.h.)
 
-template<typename Gen>
-float nextIf(Gen& sg, bool live)
-{
-    return live ? sampleNext1D(sg) : 0.f;
-}
 template<typename Material>
 BSDFProperties shadingProperties(const Material& mi)
 {
@@ -34,22 +29,6 @@ void countBounce(Path& path, BounceType type, MaskOf<typename Path::Float> where
 inline uint32_t emissiveTriangleIndex(const EmissiveLightCollection& lights, const TriangleHit& hit)
 {
     return lights.getTriangleIndex(hit.instanceID, hit.primitiveIndex);
-}
-inline float evalEmissivePdf(const EmissiveLightSampler& sampler, bool, const float3& posW, const float3& normalW, bool upperOnly,
-                             uint32_t triangle, const float3& posOnLight, const float3& normalOnLight)
-{
-    return sampler.evalPdf(posW, normalW, upperOnly, triangle, posOnLight, normalOnLight);
-}
-template<typename Gen>
-bool sampleEnvMap(const EnvMapSampler& envMap, Gen& sg, bool live, EnvMapSample& s)
-{
-    return live && envMap.sample(sg, s);
-}
-template<typename Gen>
-bool sampleEmissive(const EmissiveLightSampler& sampler, const float3& posW, const float3& normalW, bool upperOnly, Gen& sg, bool live,
-                    TriangleLightSample& s)
-{
-    return live && sampler.sampleLight(posW, normalW, upperOnly, sg, s);
 }
 template<typename Material>
 float evalBSDFPdf(const Material& mi, const ShadingData& sd, const float3& wo, bool useImportanceSampling, bool)
@@ -101,7 +80,7 @@ void PathIntegrator<SG>::shadeHit(Path& path, const Hit& hit, const SD& sd, Mate
     if (mParams.useRussianRoulette)
     {
         const F prob = max(F(0.f), 1.f - luminance(path.thp));
-        path.active = path.active && !(nextIf(sg, path.active) < prob);
+        path.active = path.active && !(detail::sampleNext1DWhere<F>(sg, path.active) < prob);
         path.thp = select(path.active, path.thp / (1.f - prob), path.thp);
         if (!any(path.active))
             return;
@@ -171,8 +150,8 @@ auto PathIntegrator<SG>::addEmission(Path& path, const Hit& hit, const SD& sd, c
             const auto triangle = emissiveTriangleIndex(*mLights.emissive, hit);
             const auto upperOnly = path.lightSampledUpper && !path.lightSampledLower;
             const F lightPdf = mLights.selectionPdf[PathTracerLights::Emissive] *
-                               evalEmissivePdf(*mLights.emissiveSampler, weighted, path.neePosW, path.normal, upperOnly, triangle, sd.posW,
-                                               sd.getOrientedFaceNormal());
+                               mLights.emissiveSampler->evalPdf<F>(path.neePosW, path.normal, upperOnly, triangle, sd.posW,
+                                                                   sd.getOrientedFaceNormal(), weighted);
             misWeight = select(weighted, evalMIS(path.pdf, lightPdf), misWeight);
         }
     }
@@ -223,7 +202,7 @@ auto PathIntegrator<SG>::generateLightSample(const SD& sd, MaskOf<ShadingFloat<S
     using Mask = MaskOf<F>;
     using Uint = UintOf<F>;
     // Pick a light type, uniformly over the types present.
-    F u = nextIf(sg, live);
+    F u = detail::sampleNext1DWhere<F>(sg, live);
     Uint type = 0u;
     for (uint32_t t = 0; t < 3; ++t)
     {
@@ -239,7 +218,7 @@ auto PathIntegrator<SG>::generateLightSample(const SD& sd, MaskOf<ShadingFloat<S
     if (const Mask env = live && type == uint32_t(PathTracerLights::EnvMap); mLights.envMap && any(env))
     {
         typename PathLightTypes<F>::EnvSample s;
-        const Mask ok = sampleEnvMap(*mLights.envMap, sg, env, s);
+        const Mask ok = mLights.envMap->sample<F>(sg, env, s);
         ls.Li = select(ok, s.Le / s.pdf, ls.Li), ls.pdf = select(ok, s.pdf, ls.pdf), ls.dir = select(ok, s.dir, ls.dir);
         ls.origin = select(ok, rayOriginTowards(s.dir), ls.origin);
         ls.distance = select(ok, F(kMaxLightDistance), ls.distance);
@@ -248,7 +227,7 @@ auto PathIntegrator<SG>::generateLightSample(const SD& sd, MaskOf<ShadingFloat<S
     if (const Mask emissive = live && type == uint32_t(PathTracerLights::Emissive); mLights.emissive && any(emissive))
     {
         typename PathLightTypes<F>::TriangleSample s;
-        const Mask ok = sampleEmissive(*mLights.emissiveSampler, sd.posW, faceN, upper && !lower, sg, emissive, s);
+        const Mask ok = mLights.emissiveSampler->sampleLight<F>(sd.posW, faceN, upper && !lower, sg, emissive, s);
         ls.Li = select(ok, select(s.pdf > 0.f, s.Le / s.pdf, vector<F, 3>(0.f)), ls.Li), ls.pdf = select(ok, s.pdf, ls.pdf);
         // Offset both ends so the shadow ray neither starts nor ends inside a surface.
         const vector<F, 3> lightPos = computeRayOrigin(s.posW, s.normalW);
@@ -278,7 +257,7 @@ auto PathIntegrator<SG>::sampleAnalyticLights(const SD& sd, Gen& sg, MaskOf<Shad
 {
     using F = ShadingFloat<SD>;
     const uint32_t count = uint32_t(mLights.analytic.size());
-    const UintOf<F> index = min(convertLanes<uint32_t>(nextIf(sg, live) * float(count)), UintOf<F>(count - 1));
+    const UintOf<F> index = min(convertLanes<uint32_t>(detail::sampleNext1DWhere<F>(sg, live) * float(count)), UintOf<F>(count - 1));
     typename PathLightTypes<F>::AnalyticSample s;
     const auto ok = sampleLight<F>(sd.posW, mLights.analytic, index, sg, live, s);
     ls.pdf = select(ok, s.pdf / float(count), ls.pdf), ls.Li = select(ok, s.Li * float(count), ls.Li);
