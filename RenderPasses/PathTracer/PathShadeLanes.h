@@ -46,7 +46,7 @@ auto shadingProperties(const Material& mi)
     for (int i = 0; i < kLaneWidth<F>; ++i)
     {
         const BSDFProperties one = mi.lane(i).getProperties();
-        detail::setLaneValue(props.emission, i, one.emission);
+        setLaneValue(props.emission, i, one.emission);
         props.roughness.set(i, one.roughness);
     }
     return props;
@@ -97,7 +97,7 @@ template<int W>
 ShadingData shadingDataLane(const ShadingDataT<FloatLanes<W>>& sd, int i, const MaterialData& mtl)
 {
     ShadingData one;
-    auto take = [i](const auto& lanes, auto& value) { value = detail::laneValue(lanes, i); };
+    auto take = [i](const auto& lanes, auto& value) { value = laneValue(lanes, i); };
     take(sd.posW, one.posW), take(sd.V, one.V), take(sd.uv, one.uv);
     take(sd.frame.T, one.frame.T), take(sd.frame.B, one.frame.B), take(sd.frame.N, one.frame.N);
     take(sd.tangentW, one.tangentW), take(sd.faceN, one.faceN), take(sd.frontFacing, one.frontFacing);
@@ -123,7 +123,7 @@ PBRTDiffuseMaterialInstanceT<FloatLanes<W>> setUpDiffuseLanes(const PathIntegrat
         const MaterialData& m = scene.getMaterial(sd.materialID[i]);
         constant = !m.hasTexture(MaterialTextureSlot::BaseColor) && m.normalMapType == NormalMapType::None;
         doubleSided.set(i, m.doubleSided);
-        detail::setLaneValue(mi.bsdf.albedo, i, m.baseColor.xyz());
+        setLaneValue(mi.bsdf.albedo, i, m.baseColor.xyz());
     }
     if (constant)
     {
@@ -167,7 +167,7 @@ void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
     {
         const PathState& one = paths[index[std::min(i, count - 1)]];
         live.set(i, i < count);
-        forEachPathField(p, one, [i](auto& lanes, const auto& value) { detail::setLaneValue(lanes, i, value); });
+        forEachPathField(p, one, [i](auto& lanes, const auto& value) { setLaneValue(lanes, i, value); });
         hit.setLane(i, one.hit);
     }
     LaneSG sg = LaneSG::gather(generators, index, count);
@@ -181,7 +181,7 @@ void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
     integrator.shadeHit(p, hit, sd, mi, sg);
 
     for (int i = 0; i < count; ++i)
-        forEachPathField(p, paths[index[i]], [i](const auto& lanes, auto& value) { value = detail::laneValue(lanes, i); });
+        forEachPathField(p, paths[index[i]], [i](const auto& lanes, auto& value) { value = laneValue(lanes, i); });
     sg.scatter(generators, index, count);
 }
 } // namespace falcor

@@ -64,11 +64,11 @@ public:
         Geometry<F> g;
         for (int i = 0; i < kLaneWidth<F>; ++i)
         {
-            const Triangle& t = mTriangles[detail::laneValue(index, i)];
+            const Triangle& t = mTriangles[laneValue(index, i)];
             for (int k = 0; k < 3; ++k)
-                detail::setLaneValue(g.posW[k], i, t.posW[k]);
-            detail::setLaneValue(g.normalW, i, t.normalW);
-            detail::setLaneValue(g.area, i, t.area);
+                setLaneValue(g.posW[k], i, t.posW[k]);
+            setLaneValue(g.normalW, i, t.normalW);
+            setLaneValue(g.area, i, t.area);
         }
         return g;
     }

@@ -40,9 +40,9 @@ struct TriangleLightSampleT
     /// Makes lane i hold the one-path sample `s`.
     void setLane(int i, const TriangleLightSampleT<float>& s)
     {
-        detail::setLaneValue(triangleIndex, i, s.triangleIndex), detail::setLaneValue(posW, i, s.posW);
-        detail::setLaneValue(normalW, i, s.normalW), detail::setLaneValue(dir, i, s.dir), detail::setLaneValue(distance, i, s.distance);
-        detail::setLaneValue(Le, i, s.Le), detail::setLaneValue(pdf, i, s.pdf);
+        setLaneValue(triangleIndex, i, s.triangleIndex), setLaneValue(posW, i, s.posW);
+        setLaneValue(normalW, i, s.normalW), setLaneValue(dir, i, s.dir), setLaneValue(distance, i, s.distance);
+        setLaneValue(Le, i, s.Le), setLaneValue(pdf, i, s.pdf);
     }
 };
 using TriangleLightSample = TriangleLightSampleT<float>;
@@ -142,9 +142,9 @@ public:
         {
             F pdf(0.f);
             detail::forEachLane(active, [&](int i) {
-                detail::setLaneValue(pdf, i,
-                                     mBVHSampler.evalSelectionPdf(detail::laneValue(posW, i), detail::laneValue(normalW, i),
-                                                                  detail::laneValue(upper, i), detail::laneValue(index, i)));
+                setLaneValue(pdf, i,
+                                     mBVHSampler.evalSelectionPdf(laneValue(posW, i), laneValue(normalW, i),
+                                                                  laneValue(upper, i), laneValue(index, i)));
             });
             return pdf;
         }
@@ -236,8 +236,8 @@ private:
         MaskOf<F> valid(false);
         detail::forEachLaneStream(sg, active, [&](int i, auto& laneSg) {
             TriangleLightSample s;
-            const bool found = sampleLight(detail::laneValue(posW, i), detail::laneValue(normalW, i), detail::laneValue(upper, i), laneSg, s);
-            detail::setLaneValue(valid, i, found);
+            const bool found = sampleLight(laneValue(posW, i), laneValue(normalW, i), laneValue(upper, i), laneSg, s);
+            setLaneValue(valid, i, found);
             ls.setLane(i, s);
         });
         return valid;

@@ -31,8 +31,8 @@ struct AnalyticLightSampleT
     /// Makes lane i hold the one-path sample `s`.
     void setLane(int i, const AnalyticLightSampleT<float>& s)
     {
-        detail::setLaneValue(posW, i, s.posW), detail::setLaneValue(normalW, i, s.normalW), detail::setLaneValue(dir, i, s.dir);
-        detail::setLaneValue(distance, i, s.distance), detail::setLaneValue(Li, i, s.Li), detail::setLaneValue(pdf, i, s.pdf);
+        setLaneValue(posW, i, s.posW), setLaneValue(normalW, i, s.normalW), setLaneValue(dir, i, s.dir);
+        setLaneValue(distance, i, s.distance), setLaneValue(Li, i, s.Li), setLaneValue(pdf, i, s.pdf);
     }
 };
 using AnalyticLightSample = AnalyticLightSampleT<float>;
@@ -144,7 +144,7 @@ MaskOf<F> sampleLight(const vector<F, 3>& shadingPosW, std::span<const LightData
     MaskOf<F> valid(false);
     detail::forEachLaneStream(sg, active, [&](int i, auto& laneSg) {
         AnalyticLightSample s;
-        detail::setLaneValue(valid, i, sampleLight(detail::laneValue(shadingPosW, i), lights[detail::laneValue(index, i)], laneSg, s));
+        setLaneValue(valid, i, sampleLight(laneValue(shadingPosW, i), lights[laneValue(index, i)], laneSg, s));
         ls.setLane(i, s);
     });
     return valid;

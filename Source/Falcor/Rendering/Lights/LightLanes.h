@@ -29,56 +29,6 @@ FALCOR_LANE_INLINE vector<F, 2> sampleNext2DWhere(SampleGenerator& sg, const Mas
     return vector<F, 2>(x, sampleNext1DWhere<F>(sg, active));
 }
 
-/// Lane i of a value (a one-lane value is its own lane 0).
-template<typename T>
-    requires std::is_arithmetic_v<T>
-FALCOR_LANE_INLINE T laneValue(T x, int)
-{
-    return x;
-}
-template<typename T, int W>
-FALCOR_LANE_INLINE T laneValue(const Lanes<T, W>& x, int i)
-{
-    return x[i];
-}
-template<int W>
-FALCOR_LANE_INLINE bool laneValue(const LaneMask<W>& x, int i)
-{
-    return x[i];
-}
-template<typename T, int N>
-FALCOR_LANE_INLINE auto laneValue(const vector<T, N>& v, int i)
-{
-    vector<decltype(laneValue(v.data[0], i)), N> r;
-    for (int c = 0; c < N; ++c)
-        r.data[c] = laneValue(v.data[c], i);
-    return r;
-}
-
-/// Sets lane i of `x` to the scalar `s`.
-template<typename T>
-    requires std::is_arithmetic_v<T>
-FALCOR_LANE_INLINE void setLaneValue(T& x, int, T s)
-{
-    x = s;
-}
-template<typename T, int W>
-FALCOR_LANE_INLINE void setLaneValue(Lanes<T, W>& x, int i, T s)
-{
-    x.set(i, s);
-}
-template<int W>
-FALCOR_LANE_INLINE void setLaneValue(LaneMask<W>& x, int i, bool s)
-{
-    x.set(i, s);
-}
-template<typename T, int N, typename S>
-FALCOR_LANE_INLINE void setLaneValue(vector<T, N>& v, int i, const vector<S, N>& s)
-{
-    for (int c = 0; c < N; ++c)
-        setLaneValue(v.data[c], i, s.data[c]);
-}
-
 /// Calls visit(i) for every lane i of `mask`, lowest first.
 template<typename Mask, typename Visit>
 FALCOR_LANE_INLINE void forEachLane(const Mask& mask, Visit&& visit)

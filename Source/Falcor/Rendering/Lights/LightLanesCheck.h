@@ -83,7 +83,7 @@ void putWord(uint32_t*& out, const vector<T, N>& v)
 template<typename F>
 void storeLightCheckRow(const LightCheckResults<F>& r, int lane, uint32_t* out)
 {
-    auto put = [&](const auto& x) { detail::putWord(out, detail::laneValue(x, lane)); };
+    auto put = [&](const auto& x) { detail::putWord(out, laneValue(x, lane)); };
     put(r.emissiveValid), put(r.emissive.triangleIndex), put(r.emissive.posW), put(r.emissive.normalW), put(r.emissive.dir);
     put(r.emissive.distance), put(r.emissive.Le), put(r.emissive.pdf), put(r.emissiveNext), put(r.emissivePdf), put(r.selectionPdf);
     put(r.envValid), put(r.env.dir), put(r.env.Le), put(r.env.pdf), put(r.envNext), put(r.uv), put(r.Le), put(r.pdfUv);

@@ -88,14 +88,14 @@ struct BSDFMaterialInstance
     auto lane(int i) const
     {
         using Scalar = BSDFMaterialInstance<decltype(bsdf.lane(i)), Sides>;
-        return Scalar{ShadingFrame{laneOf(sf.T, i), laneOf(sf.B, i), laneOf(sf.N, i)}, bsdf.lane(i)};
+        return Scalar{ShadingFrame{laneValue(sf.T, i), laneValue(sf.B, i), laneValue(sf.N, i)}, bsdf.lane(i)};
     }
 
     /// Makes lane i the scalar instance `mi` (as createMaterialInstance set it up for lane i's hit).
     template<typename ScalarBSDF>
     void setLane(int i, const BSDFMaterialInstance<ScalarBSDF, Sides>& mi)
     {
-        falcor::setLane(sf.T, i, mi.sf.T), falcor::setLane(sf.B, i, mi.sf.B), falcor::setLane(sf.N, i, mi.sf.N);
+        setLaneValue(sf.T, i, mi.sf.T), setLaneValue(sf.B, i, mi.sf.B), setLaneValue(sf.N, i, mi.sf.N);
         bsdf.setLane(i, mi.bsdf);
     }
 

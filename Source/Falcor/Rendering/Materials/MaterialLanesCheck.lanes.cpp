@@ -88,10 +88,10 @@ void runMaterialLanes(const MaterialLanesCheck& io, MakeScalarInstance&& makeSca
         {
             rows[i] = uint32_t(first + (i < n ? i : 0));
             const ShadingData rowSd = rowShadingData(io, rows[i]);
-            setLane(sd.V, i, rowSd.V), setLane(sd.faceN, i, rowSd.faceN);
-            setLane(sd.frame.T, i, rowSd.frame.T), setLane(sd.frame.B, i, rowSd.frame.B), setLane(sd.frame.N, i, rowSd.frame.N);
+            setLaneValue(sd.V, i, rowSd.V), setLaneValue(sd.faceN, i, rowSd.faceN);
+            setLaneValue(sd.frame.T, i, rowSd.frame.T), setLaneValue(sd.frame.B, i, rowSd.frame.B), setLaneValue(sd.frame.N, i, rowSd.frame.N);
             sd.frontFacing.set(i, rowSd.frontFacing);
-            setLane(wo, i, row3(io.wo, rows[i]));
+            setLaneValue(wo, i, row3(io.wo, rows[i]));
             mi.setLane(i, makeScalarInstance(io, rows[i]));
             active.set(i, i < n && io.active[rows[i]] != 0);
         }
@@ -103,10 +103,10 @@ void runMaterialLanes(const MaterialLanesCheck& io, MakeScalarInstance&& makeSca
         sg.scatter(gens.data(), rows, n);
         for (int i = 0; i < n; ++i)
         {
-            storeRow3(io.eval, rows[i], laneOf(f, i));
+            storeRow3(io.eval, rows[i], laneValue(f, i));
             io.pdf[rows[i]] = pdf[i];
-            storeRow3(io.sampleWo, rows[i], laneOf(s.wo, i));
-            storeRow3(io.sampleWeight, rows[i], laneOf(s.weight, i));
+            storeRow3(io.sampleWo, rows[i], laneValue(s.wo, i));
+            storeRow3(io.sampleWeight, rows[i], laneValue(s.weight, i));
             io.samplePdf[rows[i]] = s.pdf[i];
             io.sampleLobe[rows[i]] = s.lobeType[i];
             io.sampleValid[rows[i]] = valid[i];

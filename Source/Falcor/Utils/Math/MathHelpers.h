@@ -52,7 +52,7 @@ FALCOR_VECTOR_INLINE vector<F, 3> perLaneFallback(const MaskOf<F>& keep, const v
         vector<F, 3> out = r;
         for (int i = 0; i < kLaneWidth<F>; ++i)
             if (!keep[i])
-                setLane(out, i, scalarFn(laneOf(args, i)...));
+                setLaneValue(out, i, scalarFn(laneValue(args, i)...));
         return out;
     }
 }

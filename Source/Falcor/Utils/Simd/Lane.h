@@ -427,16 +427,53 @@ FALCOR_LANE_INLINE T gather(const T* base, I index)
     return base[index];
 }
 
-/// Lane i of a 3-vector of lanes, as a scalar 3-vector.
-template<typename T, int W>
-FALCOR_LANE_INLINE vector<T, 3> laneOf(const vector<Lanes<T, W>, 3>& a, int i)
+/// Lane i of a value (a one-lane value is its own lane 0).
+template<typename T>
+    requires std::is_arithmetic_v<T>
+FALCOR_LANE_INLINE T laneValue(T x, int)
 {
-    return {a.data[0][i], a.data[1][i], a.data[2][i]};
+    return x;
 }
 template<typename T, int W>
-FALCOR_LANE_INLINE void setLane(vector<Lanes<T, W>, 3>& a, int i, const vector<T, 3>& s)
+FALCOR_LANE_INLINE T laneValue(const Lanes<T, W>& x, int i)
 {
-    for (int c = 0; c < 3; ++c)
-        a.data[c].set(i, s.data[c]);
+    return x[i];
+}
+template<int W>
+FALCOR_LANE_INLINE bool laneValue(const LaneMask<W>& x, int i)
+{
+    return x[i];
+}
+template<typename T, int N>
+FALCOR_LANE_INLINE auto laneValue(const vector<T, N>& v, int i)
+{
+    vector<decltype(laneValue(v.data[0], i)), N> r;
+    for (int c = 0; c < N; ++c)
+        r.data[c] = laneValue(v.data[c], i);
+    return r;
+}
+
+/// Sets lane i of `x` to the scalar `s`.
+template<typename T>
+    requires std::is_arithmetic_v<T>
+FALCOR_LANE_INLINE void setLaneValue(T& x, int, T s)
+{
+    x = s;
+}
+template<typename T, int W>
+FALCOR_LANE_INLINE void setLaneValue(Lanes<T, W>& x, int i, T s)
+{
+    x.set(i, s);
+}
+template<int W>
+FALCOR_LANE_INLINE void setLaneValue(LaneMask<W>& x, int i, bool s)
+{
+    x.set(i, s);
+}
+template<typename T, int N, typename S>
+FALCOR_LANE_INLINE void setLaneValue(vector<T, N>& v, int i, const vector<S, N>& s)
+{
+    for (int c = 0; c < N; ++c)
+        setLaneValue(v.data[c], i, s.data[c]);
 }
 } // namespace falcor

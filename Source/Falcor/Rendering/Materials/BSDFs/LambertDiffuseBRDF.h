@@ -33,8 +33,8 @@ struct LambertDiffuseBRDFT
     F evalPdf(const F3& wi, const F3& wo) const { return select(eitherBelowMinCos(wi, wo), F(0.f), kInvPi * wo.z()); }
 
     /// Lane i as a one-lane BSDF, and back (for the scalar setup and fallback of a lane).
-    LambertDiffuseBRDFT<float> lane(int i) const { return {laneOf(albedo, i)}; }
-    void setLane(int i, const LambertDiffuseBRDFT<float>& b) { falcor::setLane(albedo, i, b.albedo); }
+    LambertDiffuseBRDFT<float> lane(int i) const { return {laneValue(albedo, i)}; }
+    void setLane(int i, const LambertDiffuseBRDFT<float>& b) { setLaneValue(albedo, i, b.albedo); }
 };
 using LambertDiffuseBRDF = LambertDiffuseBRDFT<float>;
 } // namespace falcor

@@ -71,12 +71,12 @@ struct PBRTConductorBSDFT
     /// Lane i as a one-lane BSDF, and back (for the scalar setup and fallback of a lane).
     PBRTConductorBSDFT<float> lane(int i) const
     {
-        return {AnisotropicGGX{float2(D.alpha.x()[i], D.alpha.y()[i])}, laneOf(eta, i), laneOf(k, i)};
+        return {AnisotropicGGX{float2(D.alpha.x()[i], D.alpha.y()[i])}, laneValue(eta, i), laneValue(k, i)};
     }
     void setLane(int i, const PBRTConductorBSDFT<float>& b)
     {
         D.alpha.x().set(i, b.D.alpha.x()), D.alpha.y().set(i, b.D.alpha.y());
-        falcor::setLane(eta, i, b.eta), falcor::setLane(k, i, b.k);
+        setLaneValue(eta, i, b.eta), setLaneValue(k, i, b.k);
     }
 };
 using PBRTConductorBSDF = PBRTConductorBSDFT<float>;
