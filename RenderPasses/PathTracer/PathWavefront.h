@@ -35,7 +35,8 @@ namespace falcor
 ///
 /// Queues are index lists into the tile's paths, so a stage touches only the paths it works on,
 /// and the rays of a stage are handed to the acceleration structure as one stream, whose
-/// traversals interleave so that their memory latencies overlap. Each path draws from its own
+/// traversals interleave so that their memory latencies overlap (on structures larger than a
+/// core's cache; Scene::closestHitStream). Each path draws from its own
 /// sample generator in the order the one-path-at-a-time loop would, and its light is summed in
 /// the same order, so the image is the same bits whatever the tile size, thread count or lane
 /// width.
