@@ -120,12 +120,18 @@ public:
     /// Whether hits may be shaded in SIMD lanes (PathShadeLanes.h): not while denoiser data,
     /// which only the one-path code records, is asked for.
     bool canShadeInLanes() const { return !mOutputs.guide && !mOutputs.nrd && !mOutputs.nrdAdditional; }
-    /// Whether the path's hit can join the SIMD shade stage: a PBRT diffuse surface (the material
-    /// with a lane form) seen from outside any dielectric volume.
+    /// Material types with a lane form (PathShadeLanes.h).
+    static constexpr bool hasLaneForm(MaterialType type) { return type == MaterialType::PBRTDiffuse || type == MaterialType::PBRTConductor; }
+    /// The type of the material the path hit (the hit must be valid).
+    MaterialType hitMaterialType(const PathState& path) const
+    {
+        return mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID).type;
+    }
+    /// Whether the path's hit can join the SIMD shade stage: a material with a lane form seen from
+    /// outside any dielectric volume.
     bool isLaneShadeable(const PathState& path) const
     {
-        return path.hit.isValid() && path.interiorList.isEmpty() &&
-               mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID).type == MaterialType::PBRTDiffuse;
+        return path.hit.isValid() && path.interiorList.isEmpty() && hasLaneForm(hitMaterialType(path));
     }
 
     /// The material's part of handleHit, on the concrete material instance so that its BSDF

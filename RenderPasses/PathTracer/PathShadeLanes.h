@@ -5,8 +5,9 @@
 // makes with a mask of live paths (the one-path forms are at the top of PathShading.inl), and the
 // stage itself: gather W paths into lanes, shade, scatter them back.
 //
-// Which materials have a lane form: PathIntegrator::isLaneShadeable. Adding one is its BSDF
-// written over F (Rendering/Materials/BSDFs/), its case there and its set-up here.
+// Which materials have a lane form: PathIntegrator::hasLaneForm. Adding one is its BSDF written
+// over F (Rendering/Materials/BSDFs/), its case there, its set-up here and its queue in
+// PathShadeLanes.lanes.cpp.
 #include "PathIntegrator.h"
 #include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
@@ -106,6 +107,24 @@ ShadingData shadingDataLane(const ShadingDataT<FloatLanes<W>>& sd, int i, const 
     return one;
 }
 
+/// Lane i of `mi` set up by the one-path material setup of lane i's hit (every lane the scalar
+/// instance's bits); lanes past `count` repeat the last hit.
+template<int W, typename Instance, typename SG>
+void setUpLanesOneByOne(Instance& mi, const PathIntegrator<SG>& integrator, const Scene& scene, const ShadingDataT<FloatLanes<W>>& sd,
+                        const PathState* paths, const uint32_t* index, int count)
+{
+    using ScalarInstance = decltype(mi.lane(0));
+    for (int i = 0; i < W; ++i)
+    {
+        const int source = std::min(i, count - 1);
+        const ShadingData one = shadingDataLane(sd, source, scene.getMaterial(sd.materialID[source]));
+        integrator.createMaterial(paths[index[source]], one).visit([&](const auto& instance) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(instance)>, ScalarInstance>)
+                mi.setLane(i, instance);
+        });
+    }
+}
+
 /// The PBRT diffuse material of every lane. From the material constants when no lane has a base
 /// color texture or a normal map and shading normals are not adjusted (what the one-path setup,
 /// createPBRTDiffuse, then computes: the surface's frame, mirrored on the back of double-sided
@@ -131,15 +150,19 @@ PBRTDiffuseMaterialInstanceT<FloatLanes<W>> setUpDiffuseLanes(const PathIntegrat
         mi.sf.N = select(!sd.frontFacing && doubleSided, -sd.frame.N, sd.frame.N);
         return mi;
     }
-    for (int i = 0; i < W; ++i)
-    {
-        const int source = std::min(i, count - 1);
-        const ShadingData one = shadingDataLane(sd, source, scene.getMaterial(sd.materialID[source]));
-        integrator.createMaterial(paths[index[source]], one).visit([&](const auto& instance) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(instance)>, PBRTDiffuseMaterialInstance>)
-                mi.setLane(i, instance);
-        });
-    }
+    setUpLanesOneByOne<W>(mi, integrator, scene, sd, paths, index, count);
+    return mi;
+}
+
+/// The PBRT conductor of every lane, lane by lane through the one-path setup (roughness, eta and
+/// k come from textures or constants there).
+template<int W, typename SG>
+PBRTConductorMaterialInstanceT<FloatLanes<W>> setUpConductorLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
+                                                                  const ShadingDataT<FloatLanes<W>>& sd, const PathState* paths,
+                                                                  const uint32_t* index, int count)
+{
+    PBRTConductorMaterialInstanceT<FloatLanes<W>> mi;
+    setUpLanesOneByOne<W>(mi, integrator, scene, sd, paths, index, count);
     return mi;
 }
 
@@ -153,11 +176,12 @@ struct LaneGeneratorOf<Generator<uint32_t>>
     using type = Generator<UintLanes<W>>;
 };
 
-/// Shades paths[index[0..count)] (count <= W, all PBRT diffuse hits), one per lane; lanes past
-/// `count` repeat the last path and are masked off.
-template<int W, typename SG, typename LaneSG>
-void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene, PathState* paths, SG* generators, const uint32_t* index,
-                       int count)
+/// Shades paths[index[0..count)] (count <= W, all hits on one lane material, whose lanes
+/// `setUp(integrator, scene, sd, paths, index, count)` returns), one per lane; lanes past `count`
+/// repeat the last path and are masked off.
+template<int W, typename SG, typename LaneSG, typename SetUp>
+void shadeLanes(const PathIntegrator<SG>& integrator, const Scene& scene, PathState* paths, SG* generators, const uint32_t* index, int count,
+                SetUp&& setUp)
 {
     using F = FloatLanes<W>;
     LaneMask<W> live = false;
@@ -177,7 +201,7 @@ void shadeDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
     ShadingDataT<F> sd = loadShadingData(scene, hit, p.dir, live);
     sd.IoR = 1.f;
     p.pathVertices = select(live, p.pathVertices + 1u, p.pathVertices);
-    PBRTDiffuseMaterialInstanceT<F> mi = setUpDiffuseLanes(integrator, scene, sd, paths, index, count);
+    auto mi = setUp(integrator, scene, sd, paths, index, count);
     integrator.shadeHit(p, hit, sd, mi, sg);
 
     for (int i = 0; i < count; ++i)

@@ -1,5 +1,5 @@
 // The wavefront's SIMD shade stage, compiled once per instruction set (Utils/Simd/IsaKernels.h):
-// kLanes paths per call of the lane-generic shading.
+// kLanes paths per call of the lane-generic shading, the hits of one lane material at a time.
 #include "PathShadeLanes.h"
 #include "PathWavefront.h"
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
@@ -8,16 +8,32 @@
 
 namespace falcor::FALCOR_ISA_NS
 {
-template<typename SG>
-void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
-                    std::span<const uint32_t> queue)
+namespace
+{
+template<typename SG, typename SetUp>
+void shadeInChunks(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
+                   std::span<const uint32_t> queue, SetUp setUp)
 {
     using LaneSG = typename LaneGeneratorOf<SG>::template type<kLanes>;
     for (size_t start = 0; start < queue.size(); start += kLanes)
     {
         const int count = int(std::min<size_t>(kLanes, queue.size() - start));
-        shadeDiffuseLanes<kLanes, SG, LaneSG>(integrator, scene, paths.data(), generators.data(), queue.data() + start, count);
+        shadeLanes<kLanes, SG, LaneSG>(integrator, scene, paths.data(), generators.data(), queue.data() + start, count, setUp);
     }
+}
+} // namespace
+
+template<typename SG>
+void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
+                    std::span<const uint32_t> queue)
+{
+    // Per material: lanes share one BSDF. Kept per thread so the queues stay allocated.
+    thread_local std::vector<uint32_t> diffuse, conductor;
+    diffuse.clear(), conductor.clear();
+    for (uint32_t i : queue)
+        (integrator.hitMaterialType(paths[i]) == MaterialType::PBRTDiffuse ? diffuse : conductor).push_back(i);
+    shadeInChunks(integrator, scene, paths, generators, diffuse, [](auto&&... args) { return setUpDiffuseLanes<kLanes>(args...); });
+    shadeInChunks(integrator, scene, paths, generators, conductor, [](auto&&... args) { return setUpConductorLanes<kLanes>(args...); });
 }
 
 template void shadeLaneQueue(const PathIntegrator<TinyUniformSampleGenerator>&, const Scene&, std::span<PathState>,

@@ -61,6 +61,47 @@ def test_every_lane_width_gives_the_one_path_bits(props):
         assert_same_bits(scalar, image, f"{isa} {props}")
 
 
+CONDUCTOR_BOX = """
+def conductor(name, roughness):
+    m = PBRTConductorMaterial(name)
+    m.baseColor = float4(0.143, 0.374, 1.442, 1)
+    m.transmissionColor = float3(3.983, 2.385, 1.603)
+    m.roughness = roughness
+    return m
+
+def diffuse(name, color):
+    m = PBRTDiffuseMaterial(name)
+    m.baseColor = color
+    return m
+
+floor = conductor('Smooth', float2(0.0, 0.0))
+ceiling = backWall = diffuse('White', float4(0.7, 0.7, 0.7, 1))
+leftWall = conductor('Anisotropic', float2(0.05, 0.4))
+rightWall = diffuse('Green', float4(0.1, 0.5, 0.1, 1))
+largeBox = conductor('Rough', float2(0.3, 0.3))
+smallBox = conductor('Glossy', float2(0.02, 0.02))
+light = StandardMaterial('Light')
+light.baseColor = float4(0, 0, 0, 1)
+light.emissiveColor = float3(17, 12, 4)
+light.emissiveFactor = 5
+exec(open(%r).read())
+"""
+
+
+@pytest.mark.parametrize("props", [{}, {"disableCaustics": True, "emissiveSampler": "Power"}], ids=["defaults", "disableCaustics"])
+def test_conductors_and_diffuse_lanes_give_the_one_path_bits(tmp_path, props):
+    """PBRT conductors (mirror, glossy, rough, anisotropic) share the SIMD stage with diffuse hits:
+    each lane material gets its own chunks of lanes."""
+    scene = tmp_path / "ConductorBox.pyscene"
+    scene.write_text(CONDUCTOR_BOX % str(SCENES / "CornellBoxGeometry.py"))
+    props = {"maxSurfaceBounces": 4, **props}
+    scalar, _ = render(scene, props, False, None)
+    for isa in ISAS:
+        image, stats = render(scene, props, True, isa)
+        assert stats["laneShadedHits"] > 10 * stats["scalarShadedHits"] > 0, stats
+        assert_same_bits(scalar, image, f"{isa} {props}")
+
+
 @pytest.mark.parametrize("scene", ["EnvMap.pyscene", "Lights.pyscene", "Materials.pyscene", "Dielectrics.pyscene", "TexturedQuads.pyscene"])
 def test_mixed_scenes_give_the_one_path_bits(scene):
     """Scenes whose paths move between lanes and one-path shading (standard, dielectric and
