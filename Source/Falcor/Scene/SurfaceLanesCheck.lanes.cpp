@@ -1,27 +1,13 @@
 // The lane kernels behind SurfaceLanesCheck.h, compiled once per ISA (Utils/Simd/IsaKernels.h).
 #include "Scene/SurfaceLanesCheck.h"
 #include "Utils/Simd/IsaKernels.h"
+#include "Utils/Simd/LaneRows.h"
 
 namespace falcor::FALCOR_ISA_NS
 {
 namespace
 {
 using F = FloatLanes<kLanes>;
-
-/// Rows [first, first + kLanes) of an (N, C) float array, one per lane; lanes past `count` read
-/// row `first` (they are masked off or not stored).
-template<int C>
-vector<F, C> loadRows(const float* rows, size_t first, size_t count)
-{
-    vector<F, C> r;
-    for (int i = 0; i < kLanes; ++i)
-    {
-        const size_t row = first + i < count ? first + i : first;
-        for (int c = 0; c < C; ++c)
-            r[c].set(i, rows[row * C + c]);
-    }
-    return r;
-}
 
 /// A `put` storing the lanes in `wanted` of each field into their rows of `out` (rows of
 /// `wordsPerRow` words, the chunk's first lane at row `first`), field after field.
@@ -63,9 +49,9 @@ void surfaceLanesCheck(const Scene& scene, size_t count, size_t wordsPerRow, con
             hit.primitiveIndex.set(i, primitiveIndices[first + i]);
             mask.set(i, active[first + i] != 0);
         }
-        hit.barycentrics = loadRows<2>(barycentrics, first, count);
+        hit.barycentrics = loadLaneRows<F, 2>(barycentrics, first, count);
         const Scene::VertexDataT<F> v = scene.getVertexData(hit, mask);
-        const ShadingDataT<F> sd = loadShadingData(scene, hit, loadRows<3>(rayDirs, first, count), mask);
+        const ShadingDataT<F> sd = loadShadingData(scene, hit, loadLaneRows<F, 3>(rayDirs, first, count), mask);
         visitSurfaceFields(v, sd, RowWriter{first, count, wordsPerRow, laneBits(mask), out});
     }
 }
@@ -73,7 +59,7 @@ void surfaceLanesCheck(const Scene& scene, size_t count, size_t wordsPerRow, con
 void shadingFrameLanesCheck(size_t count, size_t wordsPerRow, const float* normals, const float* tangents, const float* vectors, uint32_t* out)
 {
     for (size_t first = 0; first < count; first += kLanes)
-        visitShadingFrameFields(loadRows<3>(normals, first, count), loadRows<4>(tangents, first, count), loadRows<3>(vectors, first, count),
+        visitShadingFrameFields(loadLaneRows<F, 3>(normals, first, count), loadLaneRows<F, 4>(tangents, first, count), loadLaneRows<F, 3>(vectors, first, count),
                                 RowWriter{first, count, wordsPerRow, ~0u, out});
 }
 } // namespace falcor::FALCOR_ISA_NS

@@ -2,6 +2,7 @@
 // lightScalarCheck computes row by row, kLanes rows at a time through the lane forms.
 #include "Rendering/Lights/LightLanesCheck.h"
 #include "Utils/Simd/IsaKernels.h"
+#include "Utils/Simd/LaneRows.h"
 #include <algorithm>
 #include <vector>
 
@@ -12,20 +13,6 @@ namespace
 using F = FloatLanes<kLanes>;
 using Mask = LaneMask<kLanes>;
 using LaneGenerator = UniformSampleGeneratorT<UintLanes<kLanes>>;
-
-/// Rows [first, first + kLanes) of an (N, C) array, one per lane; rows past `count` read row first.
-template<int N>
-vector<F, N> loadRows(const float* rows, size_t first, size_t count)
-{
-    vector<F, N> r;
-    for (int i = 0; i < kLanes; ++i)
-    {
-        const size_t row = first + i < count ? first + i : first;
-        for (int c = 0; c < N; ++c)
-            r[c].set(i, rows[row * N + c]);
-    }
-    return r;
-}
 
 /// The streams of rows [first, first + rows), one per lane.
 LaneGenerator loadGenerators(const LightLanesCheckIO& io, size_t first, int rows)
@@ -52,21 +39,21 @@ int lightLanesCheck(const EmissiveLightSampler& emissive, const EnvMapSampler& e
             triangle.set(i, io.triangle[first + i]);
             light.set(i, io.light[first + i]);
         }
-        const vector<F, 3> posW = loadRows<3>(io.posW, first, io.count), normalW = loadRows<3>(io.normalW, first, io.count);
+        const vector<F, 3> posW = loadLaneRows<F, 3>(io.posW, first, io.count), normalW = loadLaneRows<F, 3>(io.normalW, first, io.count);
         LightCheckResults<F> r;
         LaneGenerator sg = loadGenerators(io, first, rows);
         r.emissiveValid = emissive.sampleLight(posW, normalW, upper, sg, active, r.emissive);
         r.emissiveNext = sampleNext1D(sg); // In every lane: shows which streams moved.
-        r.emissivePdf = emissive.evalPdf(posW, normalW, upper, triangle, loadRows<3>(io.posOnLight, first, io.count),
-                                         loadRows<3>(io.normalOnLight, first, io.count), active);
+        r.emissivePdf = emissive.evalPdf(posW, normalW, upper, triangle, loadLaneRows<F, 3>(io.posOnLight, first, io.count),
+                                         loadLaneRows<F, 3>(io.normalOnLight, first, io.count), active);
         const Mask isLight = active && triangle < io.lightCount;
         r.selectionPdf = select(isLight, emissive.evalSelectionPdf(posW, normalW, upper, select(isLight, triangle, UintLanes<kLanes>(0u)), isLight),
                                 F(0.f));
         LaneGenerator envSg = loadGenerators(io, first, rows);
         r.envValid = env.sample(envSg, active, r.env);
         r.envNext = sampleNext1D(envSg);
-        const vector<F, 2> uv = loadRows<2>(io.uv, first, io.count);
-        r.uv = env.toUv(loadRows<3>(io.dir, first, io.count), active);
+        const vector<F, 2> uv = loadLaneRows<F, 2>(io.uv, first, io.count);
+        r.uv = env.toUv(loadLaneRows<F, 3>(io.dir, first, io.count), active);
         r.Le = env.evalUv(uv, active);
         r.pdfUv = env.evalPdfUv(uv);
         LaneGenerator lightSg = loadGenerators(io, first, rows);
