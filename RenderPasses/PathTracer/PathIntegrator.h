@@ -117,9 +117,9 @@ public:
 
     bool useAlphaTest() const { return mParams.useAlphaTest; }
 
-    /// Whether hits may be shaded in SIMD lanes (PathShadeLanes.h): not while denoiser data,
-    /// which only the one-path code records, is asked for.
-    bool canShadeInLanes() const { return !mOutputs.guide && !mOutputs.nrd && !mOutputs.nrdAdditional; }
+    /// Whether hits may be shaded in SIMD lanes (PathShadeLanes.h): not while NRD data, which
+    /// only the one-path code records and which every vertex may change, is asked for.
+    bool canShadeInLanes() const { return !mOutputs.nrd && !mOutputs.nrdAdditional; }
     /// Material types with a lane form (PathShadeLanes.h).
     static constexpr bool hasLaneForm(MaterialType type) { return type == MaterialType::PBRTDiffuse || type == MaterialType::PBRTConductor; }
     /// The type of the material the path hit (the hit must be valid).
@@ -128,10 +128,12 @@ public:
         return mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID).type;
     }
     /// Whether the path's hit can join the SIMD shade stage: a material with a lane form seen from
-    /// outside any dielectric volume.
+    /// outside any dielectric volume, past the vertices whose guide data (the first two) only the
+    /// one-path code records.
     bool isLaneShadeable(const PathState& path) const
     {
-        return path.hit.isValid() && path.interiorList.isEmpty() && hasLaneForm(hitMaterialType(path));
+        return path.hit.isValid() && path.interiorList.isEmpty() && (!mOutputs.guide || path.vertexIndex > 2) &&
+               hasLaneForm(hitMaterialType(path));
     }
 
     /// The material's part of handleHit, on the concrete material instance so that its BSDF

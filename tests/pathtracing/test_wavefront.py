@@ -111,6 +111,31 @@ def test_mixed_scenes_give_the_one_path_bits(scene):
     assert_same_bits(scalar, image, scene)
 
 
+GUIDE_OUTPUTS = ("color", "albedo", "specularAlbedo", "indirectAlbedo", "guideNormal", "reflectionPosW")
+
+
+def test_guide_outputs_give_the_one_path_bits(tmp_path):
+    """With denoiser guide outputs connected, the first two vertices (whose guide data only the
+    one-path code records; the second's after a specular bounce off the conductors) are shaded one
+    path at a time and the later ones in lanes."""
+    scene = tmp_path / "ConductorBox.pyscene"
+    scene.write_text(CONDUCTOR_BOX % str(SCENES / "CornellBoxGeometry.py"))
+
+    def outputs(simd):
+        g = vbuffer_graph("PathTracer", {"maxSurfaceBounces": 5}, outputs=GUIDE_OUTPUTS)
+        m = make_renderer(scene, 24, 16, g)
+        tracer = g.get_pass("tracer")
+        tracer.setSimdShading(simd)
+        m.renderFrame()
+        return {name: np.array(g.getOutput(f"tracer.{name}")).astype(np.float64) for name in GUIDE_OUTPUTS}, tracer.simdShadingStats()
+
+    scalar, _ = outputs(False)
+    lanes, stats = outputs(True)
+    assert stats["laneShadedHits"] > stats["scalarShadedHits"] > 0, stats
+    for name in GUIDE_OUTPUTS:
+        assert_same_bits(scalar[name], lanes[name], name)
+
+
 def test_adaptive_sample_counts_give_the_one_path_bits(tmp_path):
     """A sampleCount input (0 to 15 samples per pixel) changes how many paths each pixel starts."""
     from PIL import Image
