@@ -2,7 +2,8 @@
 #include "RenderGraph/RenderPassStandardFlags.h"
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
-#include "Rendering/Lights/LightHelpers.h"
+#include "Rendering/Wavefront/Wavefront.h"
+#include <algorithm>
 
 namespace falcor
 {
@@ -15,16 +16,6 @@ const std::string kVBuffer = "vbuffer";
 const std::string kViewW = "viewW";
 const std::string kColor = "color";
 } // namespace
-
-struct MinimalPathTracer::Context
-{
-    const Scene& scene;
-    std::span<const LightData> lights; ///< Empty when analytic lights are off.
-    bool useEmissiveLights;
-    const EnvMap* envLight;      ///< Env map lighting paths, or nullptr.
-    const EnvMap* envBackground; ///< Env map seen by primary rays, or nullptr.
-    uint32_t seed;               ///< This frame's seed of the per-pixel random streams.
-};
 
 MinimalPathTracer::MinimalPathTracer(const Properties& props)
 {
@@ -79,97 +70,71 @@ void MinimalPathTracer::execute(RenderContext*, const RenderData& renderData)
     const Texture* viewW = renderData[kViewW];
     const Scene& scene = *mpScene;
     const Scene::RenderSettings& settings = scene.getRenderSettings();
-    const Context ctx{
-        scene,
-        settings.useAnalyticLights ? std::span<const LightData>(scene.getActiveLights()) : std::span<const LightData>(),
-        settings.useEmissiveLights,
-        settings.useEnvLight ? scene.getEnvMap() : nullptr,
-        scene.getEnvMap(),
-        frameSeed(renderData.getDictionary(), mFrameCount),
-    };
+    MinimalPathParams params;
+    params.maxBounces = mMaxBounces;
+    params.computeDirect = mComputeDirect;
+    params.useImportanceSampling = mUseImportanceSampling;
+    if (settings.useAnalyticLights)
+        params.lights = scene.getActiveLights();
+    params.useEmissiveLights = settings.useEmissiveLights;
+    params.envLight = settings.useEnvLight ? scene.getEnvMap() : nullptr;
+    params.envBackground = scene.getEnvMap();
+    const MinimalPathIntegrator integrator(scene, params);
+    const Frame frame{scene, integrator, vbuffer, viewW, output, output.getDims(), frameSeed(renderData.getDictionary(), mFrameCount)};
+    checkFieldDims(getType(), frame.frameDim, {{kVBuffer, &vbuffer}, {kViewW, viewW}});
 
-    const uint2 frameDim = output.getDims();
-    checkFieldDims(getType(), frameDim, {{kVBuffer, &vbuffer}, {kViewW, viewW}});
-    const Camera& camera = scene.getCamera();
-    parallelForRows(frameDim.y(), [&](uint32_t y) {
-        std::vector<float4> row(frameDim.x());
-        for (uint32_t x = 0; x < frameDim.x(); ++x)
-        {
-            const uint2 pixel(x, y);
-            const float3 dir = viewW ? -viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(pixel, frameDim).dir;
-            const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(vbuffer, x, y));
-            const float3 L = tracePath(ctx, pixel, dir, hit);
-            row[x] = float4(L.x(), L.y(), L.z(), 1.f);
-        }
-        output.storeRow(y, row.data());
+    // Tiles of whole rows, about kTilePaths paths each: enough for wide stages, small enough to
+    // stay in cache. Paths are independent, so the split changes no bit of the image.
+    const uint32_t rowsPerTile = std::clamp(kTilePaths / std::max(1u, frame.frameDim.x()), 1u, 64u);
+    const uint32_t tileCount = (frame.frameDim.y() + rowsPerTile - 1) / rowsPerTile;
+    parallelFor(tileCount, 1, [&](size_t t0, size_t t1) {
+        for (size_t t = t0; t < t1; ++t)
+            renderRows(frame, uint32_t(t * rowsPerTile), std::min(frame.frameDim.y(), uint32_t((t + 1) * rowsPerTile)));
     });
     ++mFrameCount;
 }
 
-float3 MinimalPathTracer::tracePath(const Context& ctx, uint2 pixel, const float3& primaryDir, const TriangleHit& primaryHit) const
+/// One tile's paths. Kept per thread and reused from tile to tile: the arrays stay allocated
+/// (fresh ones would be page-faulted in for every tile).
+struct MinimalPathTracer::Tile
 {
-    if (!primaryHit.isValid())
-        return ctx.envBackground ? ctx.envBackground->eval(primaryDir) : float3(0.f);
+    std::vector<MinimalPathState> paths;           ///< Of pixel (x, y0 + r) at r * width + x.
+    std::vector<UniformSampleGenerator> generators; ///< paths[i] draws from generators[i].
+    std::vector<float4> row;
+    WavefrontQueues queues;
+};
 
-    UniformSampleGenerator sg(pixel, ctx.seed);
-    ShadingData sd = loadShadingData(ctx.scene, primaryHit, primaryDir);
-    MaterialInstance mi = createMaterialInstance(sd, TextureLod{}, kHintNone);
-
-    float3 L(0.f);
-    if (mComputeDirect)
-        L += mi.getProperties().emission + evalDirectAnalytic(ctx, sd, mi, sg);
-
-    // Scatter from the primary hit, then up to maxBounces more vertices; the last only adds emission.
-    float3 thp(1.f);
-    for (uint32_t pathLength = 0;; ++pathLength)
+void MinimalPathTracer::renderRows(const Frame& frame, uint32_t y0, uint32_t y1) const
+{
+    thread_local Tile tile;
+    const uint32_t width = frame.frameDim.x();
+    const Camera& camera = frame.scene.getCamera();
+    tile.paths.resize(size_t(width) * (y1 - y0));
+    tile.generators.resize(tile.paths.size(), UniformSampleGenerator(uint2(0u), 0u));
+    for (uint32_t y = y0; y < y1; ++y)
     {
-        BSDFSample bs;
-        if (!mi.sample(sd, sg, bs, mUseImportanceSampling))
-            break;
-        thp *= bs.weight;
-        if (!anyPositive(thp))
-            break;
-        const Ray ray{sd.computeRayOrigin(!bs.isLobe(kLobeTransmission)), 0.f, bs.wo};
-        const TriangleHit hit = ctx.scene.closestHit(ray);
-        const bool countsEmission = mComputeDirect || pathLength > 0;
-        if (!hit.isValid())
+        const size_t first = size_t(y - y0) * width;
+        UniformSampleGenerator::createRow(0, y, width, frame.seed, &tile.generators[first]);
+        for (uint32_t x = 0; x < width; ++x)
         {
-            if (ctx.envLight && countsEmission)
-                L += thp * ctx.envLight->eval(bs.wo);
-            break;
+            const float3 dir = frame.viewW ? -frame.viewW->loadTexel(x, y).xyz() : camera.computeRayPinhole(uint2(x, y), frame.frameDim).dir;
+            const TriangleHit hit = mHitInfo.unpackTriangleHit(loadPackedHitInfo(frame.vbuffer, x, y));
+            tile.paths[first + x] = MinimalPathIntegrator::startPath(dir, hit);
         }
-        sd = loadShadingData(ctx.scene, hit, bs.wo);
-        mi = createMaterialInstance(sd, TextureLod{}, kHintNone);
-        if (ctx.useEmissiveLights && countsEmission)
-            L += thp * mi.getProperties().emission;
-        if (pathLength >= mMaxBounces)
-            break;
-        L += thp * evalDirectAnalytic(ctx, sd, mi, sg);
     }
-    return L;
-}
+    Wavefront<MinimalPathIntegrator, MinimalPathState, UniformSampleGenerator>(frame.scene, frame.integrator, tile.queues)
+        .run(tile.paths, tile.generators);
 
-float3 MinimalPathTracer::evalDirectAnalytic(const Context& ctx, const ShadingData& sd, const MaterialInstance& mi,
-                                             UniformSampleGenerator& sg) const
-{
-    const uint32_t lightCount = uint32_t(ctx.lights.size());
-    if (lightCount == 0)
-        return float3(0.f);
-    const uint32_t lightIndex = std::min(uint32_t(sampleNext1D(sg) * float(lightCount)), lightCount - 1);
-    AnalyticLightSample ls;
-    if (!sampleLight(sd.posW, ctx.lights[lightIndex], sg, ls))
-        return float3(0.f);
-
-    // Skip lights on a side of the surface the material does not scatter to.
-    const uint32_t lobes = mi.getLobeTypes();
-    const float NdotL = dot(sd.getOrientedFaceNormal(), ls.dir);
-    if ((NdotL <= kMinCosTheta && !(lobes & kLobeTransmission)) || (NdotL >= -kMinCosTheta && !(lobes & kLobeReflection)))
-        return float3(0.f);
-
-    const Ray shadowRay{computeRayOrigin(sd.posW, dot(sd.faceN, ls.dir) >= 0.f ? sd.faceN : -sd.faceN), 0.f, ls.dir, ls.distance};
-    if (ctx.scene.anyHit(shadowRay))
-        return float3(0.f);
-    return mi.eval(sd, ls.dir, sg) * ls.Li * float(lightCount);
+    tile.row.resize(width);
+    for (uint32_t y = y0; y < y1; ++y)
+    {
+        for (uint32_t x = 0; x < width; ++x)
+        {
+            const float3& L = tile.paths[size_t(y - y0) * width + x].L;
+            tile.row[x] = float4(L.x(), L.y(), L.z(), 1.f);
+        }
+        frame.output.storeRow(y, tile.row.data());
+    }
 }
 } // namespace falcor
 

@@ -1,9 +1,8 @@
 #pragma once
 #include "RenderGraph/RenderPass.h"
-#include "Rendering/Materials/MaterialInstance.h"
+#include "MinimalPathIntegrator.h"
 #include "Scene/HitInfo.h"
 #include "Scene/Scene.h"
-#include "Utils/Sampling/UniformSampleGenerator.h"
 
 namespace falcor
 {
@@ -19,7 +18,8 @@ namespace falcor
 ///
 /// Inputs `vbuffer` (required), `viewW` (optional: primary view directions, for depth of field).
 /// Output `color` (RGBA32Float, alpha 1). Random numbers: Falcor's uniform generator seeded with
-/// (pixel, frame), frames counted from the scene's assignment.
+/// (pixel, frame), frames counted from the scene's assignment. Paths run as a wavefront
+/// (Rendering/Wavefront/Wavefront.h) over tiles of rows: MinimalPathIntegrator.h.
 class MinimalPathTracer : public RenderPass
 {
     FALCOR_PLUGIN_CLASS(MinimalPathTracer, "MinimalPathTracer", "Minimal path tracer");
@@ -33,10 +33,24 @@ public:
     void execute(RenderContext* pRenderContext, const RenderData& renderData) override;
 
 private:
-    struct Context; ///< What one frame's paths share (lights, settings).
+    /// Paths per tile of rows (the wavefront's width).
+    static constexpr uint32_t kTilePaths = 4096;
 
-    float3 tracePath(const Context& ctx, uint2 pixel, const float3& primaryDir, const TriangleHit& hit) const;
-    float3 evalDirectAnalytic(const Context& ctx, const ShadingData& sd, const MaterialInstance& mi, UniformSampleGenerator& sg) const;
+    /// What the tiles of one frame share.
+    struct Frame
+    {
+        const Scene& scene;
+        const MinimalPathIntegrator& integrator;
+        const Texture& vbuffer;
+        const Texture* viewW;
+        Texture& output;
+        uint2 frameDim;
+        uint32_t seed; ///< This frame's seed of the per-pixel random streams.
+    };
+    struct Tile;
+
+    /// Traces the paths of rows [y0, y1) as a wavefront and stores their radiance.
+    void renderRows(const Frame& frame, uint32_t y0, uint32_t y1) const;
 
     uint32_t mMaxBounces = 3;
     bool mComputeDirect = true;
