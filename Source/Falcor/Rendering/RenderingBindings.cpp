@@ -19,6 +19,7 @@
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include <pybind11/numpy.h>
+#include <map>
 #include <type_traits>
 #include <vector>
 
@@ -350,10 +351,13 @@ void registerRenderingBindings(py::module_& root)
         }
         return py::dict("numbers"_a = numbers, "final_next"_a = finalNext);
     }, "type"_a, "active"_a, "seed"_a, "lanes"_a);
-    m.def("_lanes_bsdf_material", [](const std::string& kind, const py::dict& rows, uint32_t seed, bool lanes) {
+    m.def("_lanes_bsdf_material", [](const std::string& kind, const py::dict& rows, uint32_t seed, bool lanes, bool importanceSampling) {
         MaterialLanesCheck io;
-        FALCOR_CHECK(kind == "PBRTDiffuse" || kind == "PBRTConductor", "_lanes_bsdf_material: unknown kind '", kind, "'.");
-        io.kind = kind == "PBRTDiffuse" ? MaterialLanesCheck::Kind::PBRTDiffuse : MaterialLanesCheck::Kind::PBRTConductor;
+        const std::map<std::string, MaterialLanesCheck::Kind> kinds = {{"PBRTDiffuse", MaterialLanesCheck::Kind::PBRTDiffuse},
+                                                                       {"PBRTConductor", MaterialLanesCheck::Kind::PBRTConductor},
+                                                                       {"Standard", MaterialLanesCheck::Kind::Standard}};
+        FALCOR_CHECK(kinds.count(kind), "_lanes_bsdf_material: unknown kind '", kind, "'.");
+        io.kind = kinds.at(kind), io.importanceSampling = importanceSampling;
         io.count = size_t(FloatArray::ensure(rows["V"]).shape(0)), io.seed = seed;
         std::vector<py::object> keep; // The converted inputs live until the check returns.
         auto input = [&]<typename T>(const char* name, size_t columns, const T*& to) {
@@ -378,6 +382,6 @@ void registerRenderingBindings(py::module_& root)
         }
         return py::dict("eval"_a = eval, "pdf"_a = pdf, "wo"_a = wo, "weight"_a = weight, "sample_pdf"_a = samplePdf, "lobe"_a = lobe,
                         "valid"_a = valid, "final_next"_a = finalNext);
-    }, "kind"_a, "rows"_a, "seed"_a, "lanes"_a);
+    }, "kind"_a, "rows"_a, "seed"_a, "lanes"_a, "importance_sampling"_a = true);
 }
 } // namespace falcor::python

@@ -6,46 +6,61 @@
 
 namespace falcor
 {
-/// Schlick's approximation, generalized to any reflectance f90 at grazing angles.
-inline float evalFresnelSchlick(float f0, float f90, float cosTheta)
+/// Schlick's approximation, generalized to any reflectance f90 at grazing angles. Per lane when
+/// F is a lane type.
+template<typename F>
+FALCOR_VECTOR_INLINE F evalFresnelSchlick(const F& f0, const std::type_identity_t<F>& f90, const std::type_identity_t<F>& cosTheta)
 {
-    const float m = std::max(1.f - cosTheta, 0.f);
-    const float m2 = m * m;
+    const F m = max(1.f - cosTheta, F(0.f));
+    const F m2 = m * m;
     return f0 + (f90 - f0) * (m2 * m2 * m);
 }
 
-inline float3 evalFresnelSchlick(const float3& f0, float f90, float cosTheta)
+template<typename F>
+FALCOR_VECTOR_INLINE vector<F, 3> evalFresnelSchlick(const vector<F, 3>& f0, const std::type_identity_t<F>& f90,
+                                                     const std::type_identity_t<F>& cosTheta)
 {
-    const float m = std::max(1.f - cosTheta, 0.f);
-    const float m2 = m * m;
-    return f0 + (float3(f90) - f0) * (m2 * m2 * m);
+    const F m = max(1.f - cosTheta, F(0.f));
+    const F m2 = m * m;
+    return f0 + (vector<F, 3>(f90) - f0) * (m2 * m2 * m);
 }
 
 /// Unpolarized Fresnel reflectance of a dielectric interface; eta = etaI / etaT. A negative
-/// cosThetaI means the ray arrives from the other side. cosThetaT is 0 under total internal reflection.
-inline float evalFresnelDielectric(float eta, float cosThetaI, float& cosThetaT)
+/// cosThetaI means the ray arrives from the other side. cosThetaT is 0 under total internal
+/// reflection. Per lane when F is a lane type.
+template<typename F>
+FALCOR_VECTOR_INLINE F evalFresnelDielectric(F eta, F cosThetaI, F& cosThetaT)
 {
-    if (cosThetaI < 0.f)
+    const MaskOf<F> fromBelow = cosThetaI < 0.f;
+    if (any(fromBelow))
     {
-        eta = 1.f / eta;
-        cosThetaI = -cosThetaI;
+        eta = select(fromBelow, 1.f / eta, eta);
+        cosThetaI = select(fromBelow, -cosThetaI, cosThetaI);
     }
-    const float sinThetaTSq = eta * eta * (1.f - cosThetaI * cosThetaI);
-    if (sinThetaTSq > 1.f)
+    const F sinThetaTSq = eta * eta * (1.f - cosThetaI * cosThetaI);
+    const MaskOf<F> totalInternal = sinThetaTSq > 1.f;
+    if (all(totalInternal))
     {
-        cosThetaT = 0.f;
-        return 1.f;
+        cosThetaT = F(0.f);
+        return F(1.f);
     }
-    cosThetaT = std::sqrt(1.f - sinThetaTSq);
-    const float rs = (eta * cosThetaI - cosThetaT) / (eta * cosThetaI + cosThetaT);
-    const float rp = (eta * cosThetaT - cosThetaI) / (eta * cosThetaT + cosThetaI);
-    return 0.5f * (rs * rs + rp * rp);
+    cosThetaT = sqrt(1.f - sinThetaTSq);
+    const F rs = (eta * cosThetaI - cosThetaT) / (eta * cosThetaI + cosThetaT);
+    const F rp = (eta * cosThetaT - cosThetaI) / (eta * cosThetaT + cosThetaI);
+    const F R = 0.5f * (rs * rs + rp * rp);
+    if (any(totalInternal))
+    {
+        cosThetaT = select(totalInternal, F(0.f), cosThetaT);
+        return select(totalInternal, F(1.f), R);
+    }
+    return R;
 }
 
-inline float evalFresnelDielectric(float eta, float cosThetaI)
+template<typename F>
+FALCOR_VECTOR_INLINE F evalFresnelDielectric(const F& eta, const std::type_identity_t<F>& cosThetaI)
 {
-    float cosThetaT;
-    return evalFresnelDielectric(eta, cosThetaI, cosThetaT);
+    F cosThetaT;
+    return evalFresnelDielectric(eta, F(cosThetaI), cosThetaT);
 }
 } // namespace falcor
 

@@ -1,63 +1,80 @@
 #pragma once
 #include "Utils/Math/MathHelpers.h"
+#include "Utils/Simd/Lane.h"
 #include <algorithm>
 #include <cmath>
 
 // The isotropic GGX (Trowbridge-Reitz) microfacet distribution with alpha = roughness²: the
-// normal distribution D, Smith's masking, and sampling of the visible normals.
+// normal distribution D, Smith's masking, and sampling of the visible normals. Per lane when F
+// is a lane type.
 namespace falcor
 {
 /// D(h) for a half vector at cos(theta_h) = cosTheta.
-inline float evalNdfGGX(float alpha, float cosTheta)
+template<typename F>
+FALCOR_VECTOR_INLINE F evalNdfGGX(const F& alpha, const std::type_identity_t<F>& cosTheta)
 {
-    const float a2 = alpha * alpha;
-    const float d = (cosTheta * a2 - cosTheta) * cosTheta + 1.f;
+    const F a2 = alpha * alpha;
+    const F d = (cosTheta * a2 - cosTheta) * cosTheta + 1.f;
     return a2 / (d * d * kPi);
 }
 
-/// Smith's Λ for a direction at cos(theta) = cosTheta (upper hemisphere).
-inline float evalLambdaGGX(float alphaSqr, float cosTheta)
+/// tan²(theta) for a direction at cos(theta) = cosTheta.
+template<typename F>
+FALCOR_VECTOR_INLINE F tanThetaSqr(const F& cosTheta)
 {
-    if (cosTheta <= 0.f)
-        return 0.f;
-    const float cosThetaSqr = cosTheta * cosTheta;
-    const float tanThetaSqr = std::max(1.f - cosThetaSqr, 0.f) / cosThetaSqr;
-    return 0.5f * (-1.f + std::sqrt(1.f + alphaSqr * tanThetaSqr));
+    const F cosThetaSqr = cosTheta * cosTheta;
+    return max(1.f - cosThetaSqr, F(0.f)) / cosThetaSqr;
+}
+
+/// Smith's Λ for a direction at cos(theta) = cosTheta (upper hemisphere).
+template<typename F>
+FALCOR_VECTOR_INLINE F evalLambdaGGX(const F& alphaSqr, const std::type_identity_t<F>& cosTheta)
+{
+    const MaskOf<F> below = cosTheta <= 0.f;
+    if (all(below))
+        return F(0.f);
+    return select(below, F(0.f), 0.5f * (-1.f + sqrt(1.f + alphaSqr * tanThetaSqr(cosTheta))));
 }
 
 /// Smith's G1 = 1 / (1 + Λ).
-inline float evalG1GGX(float alphaSqr, float cosTheta)
+template<typename F>
+FALCOR_VECTOR_INLINE F evalG1GGX(const F& alphaSqr, const std::type_identity_t<F>& cosTheta)
 {
-    if (cosTheta <= 0.f)
-        return 0.f;
-    const float cosThetaSqr = cosTheta * cosTheta;
-    const float tanThetaSqr = std::max(1.f - cosThetaSqr, 0.f) / cosThetaSqr;
-    return 2.f / (1.f + std::sqrt(1.f + alphaSqr * tanThetaSqr));
+    const MaskOf<F> below = cosTheta <= 0.f;
+    if (all(below))
+        return F(0.f);
+    return select(below, F(0.f), 2.f / (1.f + sqrt(1.f + alphaSqr * tanThetaSqr(cosTheta))));
 }
 
 /// Height-correlated masking-shadowing G2 = 1 / (1 + Λi + Λo).
-inline float evalMaskingSmithGGXCorrelated(float alpha, float cosThetaI, float cosThetaO)
+template<typename F>
+FALCOR_VECTOR_INLINE F evalMaskingSmithGGXCorrelated(const F& alpha, const std::type_identity_t<F>& cosThetaI,
+                                                     const std::type_identity_t<F>& cosThetaO)
 {
-    const float alphaSqr = alpha * alpha;
+    const F alphaSqr = alpha * alpha;
     return 1.f / (1.f + evalLambdaGGX(alphaSqr, cosThetaI) + evalLambdaGGX(alphaSqr, cosThetaO));
 }
 
 /// Density of visible normals D_wi(h) = G1(wi) · D(h) · max(0, wi·h) / wi.z.
-inline float evalPdfGGX_VNDF(float alpha, const float3& wi, const float3& h)
+template<typename F>
+FALCOR_VECTOR_INLINE F evalPdfGGX_VNDF(const F& alpha, const vector<F, 3>& wi, const vector<F, 3>& h)
 {
-    return evalG1GGX(alpha * alpha, wi.z()) * evalNdfGGX(alpha, h.z()) * std::max(0.f, dot(wi, h)) / wi.z();
+    return evalG1GGX(alpha * alpha, wi.z()) * evalNdfGGX(alpha, h.z()) * max(F(0.f), dot(wi, h)) / wi.z();
 }
 
 /// A visible normal for view wi, by sampling a spherical cap in the stretched configuration
 /// (Dupuy and Benyoub 2023); pdf as evalPdfGGX_VNDF.
-inline float3 sampleGGX_VNDF(float alpha, const float3& wi, float2 u, float& pdf)
+template<typename F>
+FALCOR_VECTOR_INLINE vector<F, 3> sampleGGX_VNDF(const F& alpha, const vector<F, 3>& wi, const vector<F, 2>& u, F& pdf)
 {
-    const float3 vh = normalize(float3(alpha * wi.x(), alpha * wi.y(), wi.z()));
-    const float phi = 2.f * kPi * u.x();
-    const float z = std::fma(1.f - u.y(), 1.f + vh.z(), -vh.z());
-    const float sinTheta = std::sqrt(saturate(1.f - z * z));
-    const float3 nh = float3(sinTheta * std::cos(phi), sinTheta * std::sin(phi), z) + vh;
-    const float3 h = normalize(float3(alpha * nh.x(), alpha * nh.y(), nh.z()));
+    using F3 = vector<F, 3>;
+    const F3 vh = normalize(F3(alpha * wi.x(), alpha * wi.y(), wi.z()));
+    const F phi = 2.f * kPi * u.x();
+    const F z = mapLanes(1.f - u.y(), 1.f + vh.z(), -vh.z(), [](float a, float b, float c) { return std::fma(a, b, c); });
+    const F sinTheta = sqrt(saturate(1.f - z * z));
+    const F cosPhi = mapLanes(phi, [](float a) { return std::cos(a); }), sinPhi = mapLanes(phi, [](float a) { return std::sin(a); });
+    const F3 nh = F3(sinTheta * cosPhi, sinTheta * sinPhi, z) + vh;
+    const F3 h = normalize(F3(alpha * nh.x(), alpha * nh.y(), nh.z()));
     pdf = evalPdfGGX_VNDF(alpha, wi, h);
     return h;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Test support: the sample generators and the PBRT materials over lanes against their one-lane
+// Test support: the sample generators, the PBRT and standard materials over lanes against their one-lane
 // instantiations, bit for bit. The Python hooks `_lanes_bsdf_*` (RenderingBindings.cpp) run the
 // lane kernels at the active ISA's width (MaterialLanesCheck.lanes.cpp), or the scalar code as
 // its callers use it, on the same rows.
@@ -23,8 +23,9 @@ struct SampleGeneratorLanesCheck
     uint32_t* finalNext = nullptr;
 };
 
-/// A material instance (PBRTDiffuse: params = albedo; PBRTConductor: eta, k, alpha_x, alpha_y)
-/// in the shading frame (T, B, N) at a hit seen from V (face normal faceN, frontFacing), queried
+/// A material instance (PBRTDiffuse: params = albedo; PBRTConductor: eta, k, alpha_x, alpha_y;
+/// Standard: diffuse, specular, roughness, metallic, eta, transmission, diffuseTransmission,
+/// specularTransmission, thinSurface (> 0.5), activeLobes (an integer)) in the shading frame (T, B, N) at a hit seen from V (face normal faceN, frontFacing), queried
 /// with wo: eval, evalPdf, and (where `active`) sample with row k's TinyUniform generator (pixel
 /// (k, 0) at `seed`). All vectors are rows of 3 floats. finalNext as above.
 struct MaterialLanesCheck
@@ -33,12 +34,14 @@ struct MaterialLanesCheck
     {
         PBRTDiffuse,
         PBRTConductor,
+        Standard,
     };
-    static constexpr size_t kParams = 8;
+    static constexpr size_t kParams = 16;
 
     Kind kind = Kind::PBRTDiffuse;
     size_t count = 0;
     uint32_t seed = 0;
+    bool importanceSampling = true; ///< sample's and evalPdf's flag (the standard material's reference sampling when false).
     const float *V = nullptr, *wo = nullptr, *T = nullptr, *B = nullptr, *N = nullptr, *faceN = nullptr;
     const uint8_t *frontFacing = nullptr, *active = nullptr;
     const float* params = nullptr; ///< kParams per row.

@@ -2,6 +2,7 @@
 // and (in the baseline compile) the dispatchers and the scalar references.
 #include "Rendering/Materials/MaterialLanesCheck.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
+#include "Rendering/Materials/StandardMaterialInstance.h"
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
 #include "Utils/Sampling/UniformSampleGenerator.h"
 #include "Utils/Simd/IsaKernels.h"
@@ -60,6 +61,25 @@ PBRTConductorMaterialInstance rowPBRTConductor(const MaterialLanesCheck& io, siz
     const float* alpha = io.params + row * MaterialLanesCheck::kParams + 6;
     return {rowShadingData(io, row).frame, {AnisotropicGGX{float2(alpha[0], alpha[1])}, rowParams3(io, row, 0), rowParams3(io, row, 3)}};
 }
+StandardMaterialInstance rowStandard(const MaterialLanesCheck& io, size_t row)
+{
+    const float* p = io.params + row * MaterialLanesCheck::kParams;
+    StandardMaterialInstance mi;
+    mi.sf = rowShadingData(io, row).frame;
+    mi.data = {rowParams3(io, row, 0), rowParams3(io, row, 3), p[6], p[7], p[8], rowParams3(io, row, 9), p[12], p[13], p[14] > 0.5f};
+    mi.activeLobes = uint32_t(p[15]);
+    return mi;
+}
+
+/// eval of the instance: the stochastic ones take the generator, the others not.
+template<typename Instance, typename SD, typename F3, typename SampleGenerator>
+F3 evalInstance(const Instance& mi, const SD& sd, const F3& wo, SampleGenerator& sg)
+{
+    if constexpr (requires { mi.eval(sd, wo, sg); })
+        return mi.eval(sd, wo, sg);
+    else
+        return mi.eval(sd, wo);
+}
 } // namespace
 
 namespace FALCOR_ISA_NS
@@ -96,10 +116,10 @@ void runMaterialLanes(const MaterialLanesCheck& io, MakeScalarInstance&& makeSca
             active.set(i, i < n && io.active[rows[i]] != 0);
         }
         auto sg = TinyUniformSampleGeneratorT<UintLanes<kLanes>>::gather(gens.data(), rows, n);
-        const F3 f = mi.eval(sd, wo, sg);
-        const F pdf = mi.evalPdf(sd, wo);
+        const F3 f = evalInstance(mi, sd, wo, sg);
+        const F pdf = mi.evalPdf(sd, wo, io.importanceSampling);
         BSDFSampleT<F> s;
-        const Mask valid = mi.sample(sd, sg, s, true, active);
+        const Mask valid = mi.sample(sd, sg, s, io.importanceSampling, active);
         sg.scatter(gens.data(), rows, n);
         for (int i = 0; i < n; ++i)
         {
@@ -147,10 +167,15 @@ void runSampleGeneratorLanes(const SampleGeneratorLanesCheck& io)
 
 void materialLanesCheck(const MaterialLanesCheck& io)
 {
-    if (io.kind == MaterialLanesCheck::Kind::PBRTDiffuse)
-        runMaterialLanes<PBRTDiffuseMaterialInstanceT<F>>(io, rowPBRTDiffuse);
-    else
-        runMaterialLanes<PBRTConductorMaterialInstanceT<F>>(io, rowPBRTConductor);
+    switch (io.kind)
+    {
+    case MaterialLanesCheck::Kind::PBRTDiffuse:
+        return runMaterialLanes<PBRTDiffuseMaterialInstanceT<F>>(io, rowPBRTDiffuse);
+    case MaterialLanesCheck::Kind::PBRTConductor:
+        return runMaterialLanes<PBRTConductorMaterialInstanceT<F>>(io, rowPBRTConductor);
+    case MaterialLanesCheck::Kind::Standard:
+        return runMaterialLanes<StandardMaterialInstanceT<F>>(io, rowStandard);
+    }
 }
 
 void sampleGeneratorLanesCheck(const SampleGeneratorLanesCheck& io)
@@ -191,10 +216,10 @@ void runMaterialScalar(const MaterialLanesCheck& io, Instance (*makeInstance)(co
         const ShadingData sd = rowShadingData(io, k);
         const Instance mi = makeInstance(io, k);
         const float3 wo = row3(io.wo, k);
-        storeRow3(io.eval, k, mi.eval(sd, wo, gens[k]));
-        io.pdf[k] = mi.evalPdf(sd, wo);
+        storeRow3(io.eval, k, evalInstance(mi, sd, wo, gens[k]));
+        io.pdf[k] = mi.evalPdf(sd, wo, io.importanceSampling);
         BSDFSample s;
-        io.sampleValid[k] = io.active[k] && mi.sample(sd, gens[k], s);
+        io.sampleValid[k] = io.active[k] && mi.sample(sd, gens[k], s, io.importanceSampling);
         storeRow3(io.sampleWo, k, s.wo);
         storeRow3(io.sampleWeight, k, s.weight);
         io.samplePdf[k] = s.pdf;
@@ -223,10 +248,15 @@ void runSampleGeneratorScalar(const SampleGeneratorLanesCheck& io)
 
 void materialScalarCheck(const MaterialLanesCheck& io)
 {
-    if (io.kind == MaterialLanesCheck::Kind::PBRTDiffuse)
-        runMaterialScalar(io, rowPBRTDiffuse);
-    else
-        runMaterialScalar(io, rowPBRTConductor);
+    switch (io.kind)
+    {
+    case MaterialLanesCheck::Kind::PBRTDiffuse:
+        return runMaterialScalar(io, rowPBRTDiffuse);
+    case MaterialLanesCheck::Kind::PBRTConductor:
+        return runMaterialScalar(io, rowPBRTConductor);
+    case MaterialLanesCheck::Kind::Standard:
+        return runMaterialScalar(io, rowStandard);
+    }
 }
 
 void sampleGeneratorScalarCheck(const SampleGeneratorLanesCheck& io)

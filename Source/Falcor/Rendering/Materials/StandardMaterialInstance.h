@@ -9,47 +9,59 @@ namespace falcor
 /// The standard material set up at one hit (Falcor's StandardMaterialInstance): its shading
 /// frame, BSDF parameters and emission. Directions are in world space; wo points away from the
 /// surface towards the light, sd.V towards the viewer.
-struct StandardMaterialInstance
+///
+/// Written once over F: float (StandardMaterialInstance, one hit) or FloatLanes<W> (W hits, one
+/// per lane, with `sd` a ShadingDataT of the same lanes). Lanes are filled from one-path
+/// instances (`setLane`) as createStandardMaterialInstance set them up, so each lane's results
+/// have that instance's bits.
+template<typename F>
+struct StandardMaterialInstanceT
 {
-    ShadingFrame sf;
-    StandardBSDFData data;
-    float3 emission{0.f, 0.f, 0.f};
-    uint32_t activeLobes = kLobeAll; ///< Lobes an integrator leaves enabled (disableCaustics).
+    using F3 = vector<F, 3>;
+    using Mask = MaskOf<F>;
+    using U = UintOf<F>;
 
-    float3 eval(const ShadingData& sd, const float3& wo) const
+    ShadingFrameT<F> sf;
+    StandardBSDFDataT<F> data;
+    F3 emission{0.f, 0.f, 0.f};
+    U activeLobes = kLobeAll; ///< Lobes an integrator leaves enabled (disableCaustics).
+
+    template<typename SD>
+    F3 eval(const SD& sd, const F3& wo) const
     {
-        const float3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
-        if (!isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo))
-            return float3(0.f);
-        return bsdfFor(wiLocal).eval(wiLocal, woLocal);
+        const F3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
+        const Mask valid = isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo);
+        if (!any(valid))
+            return F3(F(0.f));
+        return select(valid, bsdfFor(wiLocal).eval(wiLocal, woLocal), F3(F(0.f)));
     }
 
     /// Draws wo from the BSDF or, without importance sampling, from the cosine-weighted hemisphere
-    /// (both hemispheres, evenly, for transmissive materials).
-    template<typename SampleGenerator>
-    bool sample(const ShadingData& sd, SampleGenerator& sg, BSDFSample& s, bool useImportanceSampling = true) const
+    /// (both hemispheres, evenly, for transmissive materials). Draws only in the lanes of
+    /// `active`; the result is false in the other lanes, whose `s` is unspecified.
+    template<typename SD, typename SampleGenerator>
+    Mask sample(const SD& sd, SampleGenerator& sg, BSDFSampleT<F>& s, bool useImportanceSampling = true, const Mask& active = true) const
     {
-        const float3 wiLocal = sf.toLocal(sd.V);
-        bool valid;
-        if (useImportanceSampling)
-            valid = bsdfFor(wiLocal).sample(wiLocal, s, sg);
-        else
-            valid = sampleReference(wiLocal, s, sg);
-        const float3 woLocal = s.wo;
+        const F3 wiLocal = sf.toLocal(sd.V);
+        const Mask valid = useImportanceSampling ? bsdfFor(wiLocal).sample(wiLocal, s, sg, active) : sampleReference(wiLocal, s, sg, active);
+        const F3 woLocal = s.wo;
         s.wo = sf.fromLocal(woLocal);
         return valid && isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, s.wo);
     }
 
-    float evalPdf(const ShadingData& sd, const float3& wo, bool useImportanceSampling = true) const
+    template<typename SD>
+    F evalPdf(const SD& sd, const F3& wo, bool useImportanceSampling = true) const
     {
-        const float3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
-        if (!isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo))
-            return 0.f;
+        const F3 wiLocal = sf.toLocal(sd.V), woLocal = sf.toLocal(wo);
+        const Mask valid = isValidHemisphereReflectionOrTransmission(sd, sf, wiLocal, woLocal, wo);
+        if (!any(valid))
+            return F(0.f);
         if (!useImportanceSampling)
-            return std::abs(woLocal.z()) * kInvPi * (isTransmissive() ? 0.5f : 1.f);
-        return bsdfFor(wiLocal).evalPdf(wiLocal, woLocal);
+            return select(valid, abs(woLocal.z()) * kInvPi * select(isTransmissive(), F(0.5f), F(1.f)), F(0.f));
+        return select(valid, bsdfFor(wiLocal).evalPdf(wiLocal, woLocal), F(0.f));
     }
 
+    /// One path's properties (F = float only).
     BSDFProperties getProperties() const
     {
         BSDFProperties p;
@@ -67,12 +79,30 @@ struct StandardMaterialInstance
 
     uint32_t getLobeTypes() const { return data.getLobeTypes(); }
 
+    /// Lane i as a one-path instance (for the scalar fallback of one lane, or its properties).
+    StandardMaterialInstanceT<float> lane(int i) const
+    {
+        StandardMaterialInstanceT<float> mi;
+        mi.sf = ShadingFrame{laneValue(sf.T, i), laneValue(sf.B, i), laneValue(sf.N, i)};
+        mi.data = data.lane(i), mi.emission = laneValue(emission, i), mi.activeLobes = laneValue(activeLobes, i);
+        return mi;
+    }
+
+    /// Makes lane i the one-path instance `mi` (as createStandardMaterialInstance set it up for lane i's hit).
+    void setLane(int i, const StandardMaterialInstanceT<float>& mi)
+    {
+        setLaneValue(sf.T, i, mi.sf.T), setLaneValue(sf.B, i, mi.sf.B), setLaneValue(sf.N, i, mi.sf.N);
+        data.setLane(i, mi.data), setLaneValue(emission, i, mi.emission), setLaneValue(activeLobes, i, mi.activeLobes);
+        mCachedBSDF.reset();
+    }
+
 private:
     /// The BSDF for view wiLocal. Integrators ask eval, evalPdf and sample of one view in a row:
     /// its lobe probabilities are set up once (each instance lives in one thread).
-    const StandardBSDF& bsdfFor(const float3& wiLocal) const
+    const StandardBSDFT<F>& bsdfFor(const F3& wiLocal) const
     {
-        if (!mCachedBSDF || !(mCachedWi == wiLocal) || mCachedLobes != activeLobes)
+        const Mask sameView = wiLocal.x() == mCachedWi.x() && wiLocal.y() == mCachedWi.y() && wiLocal.z() == mCachedWi.z();
+        if (!mCachedBSDF || !all(sameView) || !all(mCachedLobes == activeLobes))
         {
             mCachedBSDF.emplace(wiLocal, data, activeLobes);
             mCachedWi = wiLocal, mCachedLobes = activeLobes;
@@ -80,30 +110,30 @@ private:
         return *mCachedBSDF;
     }
 
-    bool isTransmissive() const { return data.diffuseTransmission > 0.f || data.specularTransmission > 0.f; }
+    Mask isTransmissive() const { return data.diffuseTransmission > 0.f || data.specularTransmission > 0.f; }
 
     template<typename SampleGenerator>
-    bool sampleReference(const float3& wiLocal, BSDFSample& s, SampleGenerator& sg) const
+    Mask sampleReference(const F3& wiLocal, BSDFSampleT<F>& s, SampleGenerator& sg, const Mask& active) const
     {
-        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg), s.pdf);
+        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg, active), s.pdf);
         s.lobeType = kLobeDiffuseReflection;
-        if (isTransmissive())
+        const Mask transmissive = isTransmissive();
+        if (any(transmissive))
         {
-            if (sampleNext1D(sg) < 0.5f)
-            {
-                s.wo.z() = -s.wo.z();
-                s.lobeType = kLobeDiffuseTransmission;
-            }
-            s.pdf *= 0.5f;
+            const Mask below = transmissive && sampleNext1D(sg, active && transmissive) < 0.5f;
+            s.wo.z() = select(below, -s.wo.z(), s.wo.z());
+            s.lobeType = select(below, U(kLobeDiffuseTransmission), s.lobeType);
+            s.pdf = select(transmissive, s.pdf * 0.5f, s.pdf);
         }
-        if (std::min(wiLocal.z(), std::abs(s.wo.z())) < kMinCosTheta || s.pdf == 0.f)
-            return false;
-        s.weight = bsdfFor(wiLocal).eval(wiLocal, s.wo) / s.pdf;
-        return true;
+        const Mask valid = active && !(min(wiLocal.z(), abs(s.wo.z())) < kMinCosTheta || s.pdf == 0.f);
+        if (any(valid))
+            s.weight = select(valid, bsdfFor(wiLocal).eval(wiLocal, s.wo) / s.pdf, s.weight);
+        return valid;
     }
 
-    mutable std::optional<StandardBSDF> mCachedBSDF;
-    mutable float3 mCachedWi{0.f, 0.f, 0.f};
-    mutable uint32_t mCachedLobes = kLobeAll;
+    mutable std::optional<StandardBSDFT<F>> mCachedBSDF;
+    mutable F3 mCachedWi{0.f, 0.f, 0.f};
+    mutable U mCachedLobes = kLobeAll;
 };
+using StandardMaterialInstance = StandardMaterialInstanceT<float>;
 } // namespace falcor

@@ -281,6 +281,18 @@ FALCOR_LANE_INLINE vector<T, N> select(const LaneMask<W>& mask, const vector<T, 
     return r;
 }
 
+/// select(mask, a(), b()), calling only the sides some lane takes: one path computes its own
+/// side alone, as a branch would.
+template<typename Mask, typename A, typename B>
+FALCOR_LANE_INLINE auto selectLazy(const Mask& mask, A&& a, B&& b) -> decltype(a())
+{
+    if (all(mask))
+        return a();
+    if (!any(mask))
+        return b();
+    return select(mask, a(), b());
+}
+
 // ---- Functions with std's semantics -------------------------------------------------------------
 
 /// std::min(a, b): b when b < a, else a (NaN in b and equal zeros keep a).
@@ -376,6 +388,15 @@ FALCOR_LANE_INLINE auto mapLanes(const Lanes<T, W>& a, const Lanes<T, W>& b, Fn&
         r.v[i] = f(a.v[i], b.v[i]);
     return r;
 }
+template<typename T, int W, typename Fn>
+FALCOR_LANE_INLINE auto mapLanes(const Lanes<T, W>& a, const Lanes<T, W>& b, const Lanes<T, W>& c, Fn&& f)
+{
+    using R = std::invoke_result_t<Fn, T, T, T>;
+    Lanes<R, W> r;
+    for (int i = 0; i < W; ++i)
+        r.v[i] = f(a.v[i], b.v[i], c.v[i]);
+    return r;
+}
 template<typename T, typename Fn>
     requires std::is_arithmetic_v<T>
 FALCOR_LANE_INLINE auto mapLanes(T a, Fn&& f)
@@ -387,6 +408,12 @@ template<typename T, typename Fn>
 FALCOR_LANE_INLINE auto mapLanes(T a, T b, Fn&& f)
 {
     return f(a, b);
+}
+template<typename T, typename Fn>
+    requires std::is_arithmetic_v<T>
+FALCOR_LANE_INLINE auto mapLanes(T a, T b, T c, Fn&& f)
+{
+    return f(a, b, c);
 }
 
 // ---- Conversions and memory ---------------------------------------------------------------------

@@ -5,33 +5,35 @@
 
 namespace falcor
 {
-/// Lambertian transmission to the far side: f = albedo / π for wo below the surface.
-struct LambertDiffuseBTDF
+/// Lambertian transmission to the far side: f = albedo / π for wo below the surface. Written
+/// once over F: float (LambertDiffuseBTDF) or FloatLanes<W> (one BTDF per lane).
+template<typename F>
+struct LambertDiffuseBTDFT
 {
-    float3 albedo{0.f, 0.f, 0.f};
+    using Float = F;
+    using F3 = vector<F, 3>;
 
-    float3 eval(const float3& wi, const float3& wo) const
-    {
-        if (std::min(wi.z(), -wo.z()) < kMinCosTheta)
-            return float3(0.f);
-        return albedo * (kInvPi * -wo.z());
-    }
+    F3 albedo{0.f, 0.f, 0.f};
 
+    F3 eval(const F3& wi, const F3& wo) const { return select(belowMinCos(wi, wo), F3(F(0.f)), albedo * (kInvPi * -wo.z())); }
+
+    /// Draws two numbers in the lanes of `active` only; the result is false in the other lanes.
     template<typename SampleGenerator>
-    bool sample(const float3& wi, BSDFSample& s, SampleGenerator& sg) const
+    MaskOf<F> sample(const F3& wi, BSDFSampleT<F>& s, SampleGenerator& sg, const MaskOf<F>& active = true) const
     {
-        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg), s.pdf);
+        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg, active), s.pdf);
         s.wo.z() = -s.wo.z();
         s.lobeType = kLobeDiffuseTransmission;
-        if (std::min(wi.z(), -s.wo.z()) < kMinCosTheta)
-            return false;
-        s.weight = albedo;
-        return true;
+        const MaskOf<F> valid = active && !belowMinCos(wi, s.wo);
+        s.weight = select(valid, albedo, s.weight);
+        return valid;
     }
 
-    float evalPdf(const float3& wi, const float3& wo) const
-    {
-        return std::min(wi.z(), -wo.z()) < kMinCosTheta ? 0.f : kInvPi * -wo.z();
-    }
+    F evalPdf(const F3& wi, const F3& wo) const { return select(belowMinCos(wi, wo), F(0.f), kInvPi * -wo.z()); }
+
+private:
+    /// wi grazing or below, or wo grazing or above: no transmission.
+    static MaskOf<F> belowMinCos(const F3& wi, const F3& wo) { return min(wi.z(), -wo.z()) < kMinCosTheta; }
 };
+using LambertDiffuseBTDF = LambertDiffuseBTDFT<float>;
 } // namespace falcor

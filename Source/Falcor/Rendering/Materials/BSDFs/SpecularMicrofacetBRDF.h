@@ -7,61 +7,81 @@
 namespace falcor
 {
 /// GGX reflection with Schlick Fresnel from the specular color, height-correlated Smith masking,
-/// sampled by visible normals; alpha = 0 is a perfect mirror (a delta lobe).
-struct SpecularMicrofacetBRDF
+/// sampled by visible normals; alpha = 0 is a perfect mirror (a delta lobe). Written once over
+/// F: float (SpecularMicrofacetBRDF) or FloatLanes<W> (one BRDF per lane, mirror and rough lanes mixed).
+template<typename F>
+struct SpecularMicrofacetBRDFT
 {
-    float3 albedo{0.f, 0.f, 0.f}; ///< Reflectance at normal incidence.
-    float alpha = 0.f;
-    uint32_t activeLobes = kLobeAll;
+    using Float = F;
+    using F3 = vector<F, 3>;
 
-    float3 eval(const float3& wi, const float3& wo) const
+    F3 albedo{0.f, 0.f, 0.f}; ///< Reflectance at normal incidence.
+    F alpha = 0.f;
+    UintOf<F> activeLobes = kLobeAll;
+
+    F3 eval(const F3& wi, const F3& wo) const
     {
-        if (std::min(wi.z(), wo.z()) < kMinCosTheta || alpha == 0.f || !(activeLobes & kLobeSpecularReflection))
-            return float3(0.f);
-        const float3 h = normalize(wi + wo);
-        const float D = evalNdfGGX(alpha, h.z());
-        const float G = evalMaskingSmithGGXCorrelated(alpha, wi.z(), wo.z());
-        return evalFresnelSchlick(albedo, 1.f, dot(wi, h)) * (D * G * 0.25f / wi.z());
+        const MaskOf<F> black = blackRough(wi, wo);
+        if (all(black))
+            return F3(F(0.f));
+        const F3 h = normalize(wi + wo);
+        const F D = evalNdfGGX(alpha, h.z());
+        const F G = evalMaskingSmithGGXCorrelated(alpha, wi.z(), wo.z());
+        return select(black, F3(F(0.f)), evalFresnelSchlick(albedo, 1.f, dot(wi, h)) * (D * G * 0.25f / wi.z()));
     }
 
+    /// Draws two numbers in the rough lanes of `active` that face the viewer and have the glossy
+    /// lobe on; the result is false in the other lanes.
     template<typename SampleGenerator>
-    bool sample(const float3& wi, BSDFSample& s, SampleGenerator& sg) const
+    MaskOf<F> sample(const F3& wi, BSDFSampleT<F>& s, SampleGenerator& sg, const MaskOf<F>& active = true) const
     {
         s.lobeType = kLobeSpecularReflection;
-        if (wi.z() < kMinCosTheta)
-            return false;
-        if (alpha == 0.f)
+        const MaskOf<F> facing = active && !(wi.z() < kMinCosTheta);
+        const MaskOf<F> delta = alpha == 0.f;
+        const MaskOf<F> mirror = facing && delta && (activeLobes & kLobeDeltaReflection) != 0u;
+        const MaskOf<F> rough = facing && !delta && (activeLobes & kLobeSpecularReflection) != 0u;
+        MaskOf<F> valid = mirror;
+        if (any(mirror))
         {
-            if (!(activeLobes & kLobeDeltaReflection))
-                return false;
-            s.wo = float3(-wi.x(), -wi.y(), wi.z());
-            s.pdf = 0.f;
-            s.weight = evalFresnelSchlick(albedo, 1.f, wi.z());
-            s.lobeType = kLobeDeltaReflection;
-            return true;
+            s.wo = select(mirror, F3(-wi.x(), -wi.y(), wi.z()), s.wo);
+            s.pdf = select(mirror, F(0.f), s.pdf);
+            s.weight = select(mirror, evalFresnelSchlick(albedo, 1.f, wi.z()), s.weight);
+            s.lobeType = select(mirror, UintOf<F>(kLobeDeltaReflection), s.lobeType);
         }
-        if (!(activeLobes & kLobeSpecularReflection))
-            return false;
-        float pdf;
-        const float3 h = sampleGGX_VNDF(alpha, wi, sampleNext2D(sg), pdf);
-        const float wiDotH = dot(wi, h);
-        s.wo = h * (2.f * wiDotH) - wi;
-        if (s.wo.z() < kMinCosTheta)
-            return false;
-        // With visible-normal sampling the weight is F · G2 / G1(wi) = F · G2 · (1 + Λ(wi)).
-        const float G = evalMaskingSmithGGXCorrelated(alpha, wi.z(), s.wo.z());
-        const float GOverG1wi = G * (1.f + evalLambdaGGX(alpha * alpha, wi.z()));
-        s.pdf = pdf / (4.f * wiDotH);
-        s.weight = evalFresnelSchlick(albedo, 1.f, wiDotH) * GOverG1wi;
-        return true;
+        if (any(rough))
+        {
+            F pdf;
+            const F3 h = sampleGGX_VNDF(alpha, wi, sampleNext2D(sg, rough), pdf);
+            const F wiDotH = dot(wi, h);
+            const F3 wo = h * (2.f * wiDotH) - wi;
+            s.wo = select(rough, wo, s.wo);
+            const MaskOf<F> above = rough && !(wo.z() < kMinCosTheta);
+            // With visible-normal sampling the weight is F · G2 / G1(wi) = F · G2 · (1 + Λ(wi)).
+            const F G = evalMaskingSmithGGXCorrelated(alpha, wi.z(), wo.z());
+            const F GOverG1wi = G * (1.f + evalLambdaGGX(alpha * alpha, wi.z()));
+            s.pdf = select(above, pdf / (4.f * wiDotH), s.pdf);
+            s.weight = select(above, evalFresnelSchlick(albedo, 1.f, wiDotH) * GOverG1wi, s.weight);
+            valid = valid || above;
+        }
+        return valid;
     }
 
-    float evalPdf(const float3& wi, const float3& wo) const
+    F evalPdf(const F3& wi, const F3& wo) const
     {
-        if (std::min(wi.z(), wo.z()) < kMinCosTheta || alpha == 0.f || !(activeLobes & kLobeSpecularReflection))
-            return 0.f;
-        const float3 h = normalize(wi + wo);
-        return evalPdfGGX_VNDF(alpha, wi, h) / (4.f * dot(wi, h));
+        const MaskOf<F> zero = blackRough(wi, wo);
+        if (all(zero))
+            return F(0.f);
+        const F3 h = normalize(wi + wo);
+        return select(zero, F(0.f), evalPdfGGX_VNDF(alpha, wi, h) / (4.f * dot(wi, h)));
+    }
+
+private:
+    /// Where the glossy lobe carries nothing: either direction grazing or below, a mirror, or
+    /// the lobe off.
+    MaskOf<F> blackRough(const F3& wi, const F3& wo) const
+    {
+        return eitherBelowMinCos(wi, wo) || alpha == 0.f || (activeLobes & kLobeSpecularReflection) == 0u;
     }
 };
+using SpecularMicrofacetBRDF = SpecularMicrofacetBRDFT<float>;
 } // namespace falcor

@@ -4,25 +4,31 @@
 #include "Rendering/Materials/BSDFs/SpecularMicrofacetBRDF.h"
 #include "Rendering/Materials/BSDFs/SpecularMicrofacetBSDF.h"
 #include "Utils/Color/ColorHelpers.h"
+#include <array>
 
 namespace falcor
 {
 /// Below this GGX alpha (roughness²) the standard BSDF is a perfect mirror.
 constexpr float kMinGGXAlpha = 0.0064f;
 
-/// Parameters of the standard BSDF at one hit (Falcor's StandardBSDFData).
-struct StandardBSDFData
+/// Parameters of the standard BSDF at one hit (Falcor's StandardBSDFData), one set per lane
+/// when F is a lane type.
+template<typename F>
+struct StandardBSDFDataT
 {
-    float3 diffuse{0.f, 0.f, 0.f};
-    float3 specular{0.f, 0.f, 0.f}; ///< Reflectance at normal incidence.
-    float roughness = 0.f;          ///< Before remapping: alpha = roughness².
-    float metallic = 0.f;
-    float eta = 1.f;                ///< Relative IoR at the interface, etaI / etaT.
-    float3 transmission{0.f, 0.f, 0.f};
-    float diffuseTransmission = 0.f;  ///< Mix of the diffuse BRDF (0) and BTDF (1).
-    float specularTransmission = 0.f; ///< Mix of the opaque BRDFs (0) and the dielectric BSDF (1).
-    bool thinSurface = false;
+    using F3 = vector<F, 3>;
 
+    F3 diffuse{0.f, 0.f, 0.f};
+    F3 specular{0.f, 0.f, 0.f}; ///< Reflectance at normal incidence.
+    F roughness = 0.f;          ///< Before remapping: alpha = roughness².
+    F metallic = 0.f;
+    F eta = 1.f;                ///< Relative IoR at the interface, etaI / etaT.
+    F3 transmission{0.f, 0.f, 0.f};
+    F diffuseTransmission = 0.f;  ///< Mix of the diffuse BRDF (0) and BTDF (1).
+    F specularTransmission = 0.f; ///< Mix of the opaque BRDFs (0) and the dielectric BSDF (1).
+    MaskOf<F> thinSurface = false;
+
+    /// One path's lobes (F = float only).
     uint32_t getLobeTypes() const
     {
         const bool isDelta = roughness * roughness < kMinGGXAlpha;
@@ -38,115 +44,187 @@ struct StandardBSDFData
             lobes |= isDelta ? kLobeDeltaTransmission : kLobeSpecularTransmission;
         return lobes;
     }
+
+    /// Lane i as one path's parameters, and back.
+    StandardBSDFDataT<float> lane(int i) const
+    {
+        return {laneValue(diffuse, i), laneValue(specular, i), laneValue(roughness, i), laneValue(metallic, i), laneValue(eta, i),
+                laneValue(transmission, i), laneValue(diffuseTransmission, i), laneValue(specularTransmission, i), laneValue(thinSurface, i)};
+    }
+    void setLane(int i, const StandardBSDFDataT<float>& d)
+    {
+        setLaneValue(diffuse, i, d.diffuse), setLaneValue(specular, i, d.specular), setLaneValue(roughness, i, d.roughness);
+        setLaneValue(metallic, i, d.metallic), setLaneValue(eta, i, d.eta), setLaneValue(transmission, i, d.transmission);
+        setLaneValue(diffuseTransmission, i, d.diffuseTransmission), setLaneValue(specularTransmission, i, d.specularTransmission);
+        setLaneValue(thinSurface, i, d.thinSurface);
+    }
 };
+using StandardBSDFData = StandardBSDFDataT<float>;
 
 /// Falcor's standard BSDF: Frostbite diffuse reflection, Lambertian diffuse transmission, GGX
 /// specular reflection and a GGX dielectric BSDF, mixed by the transmission weights. Sampling
 /// picks one lobe with probability ∝ its estimated albedo; `sample` reports the mixture's pdf.
-class StandardBSDF
+/// Written once over F: float (StandardBSDF) or FloatLanes<W> (one BSDF per lane, each picking
+/// its own lobe).
+template<typename F>
+class StandardBSDFT
 {
 public:
-    StandardBSDF(const float3& wi, const StandardBSDFData& data, uint32_t activeLobes = kLobeAll)
+    using Float = F;
+    using F3 = vector<F, 3>;
+    using Mask = MaskOf<F>;
+    using U = UintOf<F>;
+
+    StandardBSDFT(const F3& wi, const StandardBSDFDataT<F>& data, const U& activeLobes = kLobeAll)
     {
-        const float3 transmissionAlbedo = data.thinSurface ? data.transmission : map(data.transmission, [](float t) { return std::sqrt(t); });
+        const F3& t = data.transmission;
+        const F3 transmissionAlbedo = selectLazy(data.thinSurface, [&] { return t; }, [&] { return F3(sqrt(t.x()), sqrt(t.y()), sqrt(t.z())); });
         mDiffuseReflection = {data.diffuse, data.roughness};
         mDiffuseTransmission = {transmissionAlbedo};
-        float alpha = data.roughness * data.roughness;
-        if (alpha < kMinGGXAlpha)
-            alpha = 0.f;
+        const F roughAlpha = data.roughness * data.roughness;
+        const F alpha = select(roughAlpha < kMinGGXAlpha, F(0.f), roughAlpha);
         mSpecularReflection = {data.specular, alpha, activeLobes};
-        mSpecularTransmission = {transmissionAlbedo, data.eta == 1.f ? 0.f : alpha, data.eta, activeLobes};
+        mSpecularTransmission = {transmissionAlbedo, select(data.eta == 1.f, F(0.f), alpha), data.eta, activeLobes};
         mDiffTrans = data.diffuseTransmission;
         mSpecTrans = data.specularTransmission;
 
-        const float metallicBRDF = data.metallic * (1.f - mSpecTrans);
-        const float dielectricBSDF = (1.f - data.metallic) * (1.f - mSpecTrans);
-        const float diffuseWeight = luminance(data.diffuse);
-        const float specularWeight = luminance(evalFresnelSchlick(data.specular, 1.f, wi.z()));
-        mProb[0] = (activeLobes & kLobeDiffuseReflection) ? diffuseWeight * dielectricBSDF * (1.f - mDiffTrans) : 0.f;
-        mProb[1] = (activeLobes & kLobeDiffuseTransmission) ? diffuseWeight * dielectricBSDF * mDiffTrans : 0.f;
-        mProb[2] = (activeLobes & (kLobeSpecularReflection | kLobeDeltaReflection)) ? specularWeight * (metallicBRDF + dielectricBSDF) : 0.f;
-        mProb[3] = (activeLobes & (kLobeSpecular | kLobeDelta))
-                       ? mSpecTrans
-                       : 0.f;
-        const float sum = mProb[0] + mProb[1] + mProb[2] + mProb[3];
-        if (sum > 0.f)
-            for (float& p : mProb)
-                p /= sum;
+        const F metallicBRDF = data.metallic * (1.f - mSpecTrans);
+        const F dielectricBSDF = (1.f - data.metallic) * (1.f - mSpecTrans);
+        const F diffuseWeight = luminance(data.diffuse);
+        const F specularWeight = luminance(evalFresnelSchlick(data.specular, 1.f, wi.z()));
+        auto ifActive = [&](uint32_t lobes, const F& p) { return select((activeLobes & lobes) != 0u, p, F(0.f)); };
+        mProb[0] = ifActive(kLobeDiffuseReflection, diffuseWeight * dielectricBSDF * (1.f - mDiffTrans));
+        mProb[1] = ifActive(kLobeDiffuseTransmission, diffuseWeight * dielectricBSDF * mDiffTrans);
+        mProb[2] = ifActive(kLobeSpecularReflection | kLobeDeltaReflection, specularWeight * (metallicBRDF + dielectricBSDF));
+        mProb[3] = ifActive(kLobeSpecular | kLobeDelta, mSpecTrans);
+        const F sum = mProb[0] + mProb[1] + mProb[2] + mProb[3];
+        const Mask positive = sum > 0.f;
+        for (F& p : mProb)
+            p = select(positive, p / sum, p);
     }
 
-    float3 eval(const float3& wi, const float3& wo) const
+    F3 eval(const F3& wi, const F3& wo) const
     {
-        float3 f(0.f);
-        if (mProb[0] > 0.f)
-            f += mDiffuseReflection.eval(wi, wo) * ((1.f - mSpecTrans) * (1.f - mDiffTrans));
-        if (mProb[1] > 0.f)
-            f += mDiffuseTransmission.eval(wi, wo) * ((1.f - mSpecTrans) * mDiffTrans);
-        if (mProb[2] > 0.f)
-            f += mSpecularReflection.eval(wi, wo) * (1.f - mSpecTrans);
-        if (mProb[3] > 0.f)
-            f += mSpecularTransmission.eval(wi, wo) * mSpecTrans;
+        F3 f(F(0.f));
+        forEachLobe([&](int k, const auto& lobe) {
+            const Mask on = mProb[k] > 0.f;
+            if (any(on))
+                f = select(on, f + lobe.eval(wi, wo) * lobeScale(k), f);
+        });
         return f;
     }
 
+    /// Draws the lobe in the lanes of `active`, then as the chosen lobe's sample does; the result
+    /// is false in the other lanes (whose `s` is unspecified).
     template<typename SampleGenerator>
-    bool sample(const float3& wi, BSDFSample& s, SampleGenerator& sg) const
+    Mask sample(const F3& wi, BSDFSampleT<F>& s, SampleGenerator& sg, const Mask& active = true) const
     {
-        s = BSDFSample{};
-        const float u = sampleNext1D(sg);
-        int lobe = 0;
-        float cdf = mProb[0];
-        while (lobe < 3 && u >= cdf)
-            cdf += mProb[++lobe];
-        if (mProb[lobe] == 0.f)
-            return false;
+        s = BSDFSampleT<F>{};
+        F prob;
+        const Lobes picked = pickLobe(sampleNext1D(sg, active), prob);
+        const Mask drawn = active && !(prob == 0.f);
+        if (!any(drawn))
+            return drawn;
 
-        bool valid = false;
-        float scale = 1.f;
-        switch (lobe)
-        {
-        case 0:
-            valid = mDiffuseReflection.sample(wi, s, sg), scale = (1.f - mSpecTrans) * (1.f - mDiffTrans);
-            break;
-        case 1:
-            valid = mDiffuseTransmission.sample(wi, s, sg), scale = (1.f - mSpecTrans) * mDiffTrans;
-            break;
-        case 2:
-            valid = mSpecularReflection.sample(wi, s, sg), scale = 1.f - mSpecTrans;
-            break;
-        default:
-            valid = mSpecularTransmission.sample(wi, s, sg), scale = mSpecTrans;
-            break;
-        }
-        s.weight *= scale / mProb[lobe];
+        Mask valid = false;
+        F scale = 0.f;
+        forEachLobe([&](int k, const auto& lobe) {
+            const Mask mine = drawn && picked[k];
+            if (!any(mine))
+                return;
+            scale = select(mine, lobeScale(k), scale);
+            // Where every lane took this lobe (always, for one path), it samples straight into s.
+            if (all(mine))
+            {
+                valid = lobe.sample(wi, s, sg, mine);
+                return;
+            }
+            BSDFSampleT<F> lobeSample;
+            valid = select(mine, lobe.sample(wi, lobeSample, sg, mine), valid);
+            assignWhere(mine, s, lobeSample);
+        });
+        s.weight *= scale / prob;
         // The mixture's density at wo: the other lobes could have produced it too (delta lobes excepted).
-        if (s.pdf > 0.f)
-            s.pdf = mProb[lobe] * s.pdf + evalPdfExcept(wi, s.wo, lobe);
+        const Mask mixed = drawn && s.pdf > 0.f;
+        if (any(mixed))
+            s.pdf = select(mixed, prob * s.pdf + evalPdfExcept(wi, s.wo, picked), s.pdf);
         return valid;
     }
 
-    float evalPdf(const float3& wi, const float3& wo) const { return evalPdfExcept(wi, wo, -1); }
+    F evalPdf(const F3& wi, const F3& wo) const { return evalPdfExcept(wi, wo, Lobes{false, false, false, false}); }
 
 private:
-    float evalPdfExcept(const float3& wi, const float3& wo, int skip) const
+    using Lobes = std::array<Mask, 4>;
+
+    /// Calls fn(k, lobe k) for the lobes in the order of mProb.
+    template<typename Fn>
+    void forEachLobe(Fn&& fn) const
     {
-        float pdf = 0.f;
-        if (mProb[0] > 0.f && skip != 0)
-            pdf += mProb[0] * mDiffuseReflection.evalPdf(wi, wo);
-        if (mProb[1] > 0.f && skip != 1)
-            pdf += mProb[1] * mDiffuseTransmission.evalPdf(wi, wo);
-        if (mProb[2] > 0.f && skip != 2)
-            pdf += mProb[2] * mSpecularReflection.evalPdf(wi, wo);
-        if (mProb[3] > 0.f && skip != 3)
-            pdf += mProb[3] * mSpecularTransmission.evalPdf(wi, wo);
+        fn(0, mDiffuseReflection), fn(1, mDiffuseTransmission), fn(2, mSpecularReflection), fn(3, mSpecularTransmission);
+    }
+
+    /// Lobe k's weight in the mixture.
+    F lobeScale(int k) const
+    {
+        switch (k)
+        {
+        case 0:
+            return (1.f - mSpecTrans) * (1.f - mDiffTrans);
+        case 1:
+            return (1.f - mSpecTrans) * mDiffTrans;
+        case 2:
+            return 1.f - mSpecTrans;
+        default:
+            return mSpecTrans;
+        }
+    }
+
+    /// The lobe whose interval of the CDF holds u (the last one past the end), per lane, and its
+    /// probability. Stops where no lane goes further, as one path's search does.
+    Lobes pickLobe(const F& u, F& prob) const
+    {
+        Lobes picked{false, false, false, false};
+        F cdf = mProb[0];
+        Mask further = u >= cdf;
+        picked[0] = !further, prob = mProb[0];
+        for (int k = 1; k < 4 && any(further); ++k)
+        {
+            Mask next = false;
+            if (k < 3)
+            {
+                cdf = select(further, cdf + mProb[k], cdf);
+                next = further && u >= cdf;
+            }
+            picked[k] = further && !next;
+            prob = select(picked[k], mProb[k], prob);
+            further = next;
+        }
+        return picked;
+    }
+
+    F evalPdfExcept(const F3& wi, const F3& wo, const Lobes& skip) const
+    {
+        F pdf = 0.f;
+        forEachLobe([&](int k, const auto& lobe) {
+            const Mask on = mProb[k] > 0.f && !skip[k];
+            if (any(on))
+                pdf = select(on, pdf + mProb[k] * lobe.evalPdf(wi, wo), pdf);
+        });
         return pdf;
     }
 
-    FrostbiteDiffuseBRDF mDiffuseReflection;
-    LambertDiffuseBTDF mDiffuseTransmission;
-    SpecularMicrofacetBRDF mSpecularReflection;
-    SpecularMicrofacetBSDF mSpecularTransmission;
-    float mDiffTrans = 0.f, mSpecTrans = 0.f;
-    float mProb[4] = {0.f, 0.f, 0.f, 0.f}; ///< Selection probability of each lobe, in the order above.
+    static void assignWhere(const Mask& mask, BSDFSampleT<F>& s, const BSDFSampleT<F>& from)
+    {
+        s.wo = select(mask, from.wo, s.wo), s.pdf = select(mask, from.pdf, s.pdf);
+        s.weight = select(mask, from.weight, s.weight), s.lobeType = select(mask, from.lobeType, s.lobeType);
+    }
+
+    FrostbiteDiffuseBRDFT<F> mDiffuseReflection;
+    LambertDiffuseBTDFT<F> mDiffuseTransmission;
+    SpecularMicrofacetBRDFT<F> mSpecularReflection;
+    SpecularMicrofacetBSDFT<F> mSpecularTransmission;
+    F mDiffTrans = 0.f, mSpecTrans = 0.f;
+    F mProb[4] = {0.f, 0.f, 0.f, 0.f}; ///< Selection probability of each lobe, in the order above.
 };
+using StandardBSDF = StandardBSDFT<float>;
 } // namespace falcor
