@@ -89,6 +89,7 @@ def compare_material(kind, rows, importance_sampling=True):
     lanes, scalar = both(falcor_ext.rendering._lanes_bsdf_material, kind, rows, 11, importance_sampling=importance_sampling)
     for key in ("eval", "pdf"):
         assert np.array_equal(bits(lanes[key]), bits(scalar[key])), key
+    assert np.array_equal(lanes["lobe_types"], scalar["lobe_types"])
     assert np.array_equal(lanes["valid"], scalar["valid"])
     valid = scalar["valid"].astype(bool)
     for key in ("wo", "weight", "sample_pdf"):
@@ -171,6 +172,10 @@ def test_standard_lanes(isa):
         assert (lobe == flag).mean() > 0.01, hex(flag)
     assert 0.2 < valid.mean() < 0.7 and np.any(scalar["eval"] > 0, axis=1).mean() > 0.1
     assert np.all(scalar["sample_pdf"][valid][(lobe & (LOBE_DELTA_REFLECTION | LOBE_DELTA_TRANSMISSION)) != 0] == 0)
+    # Every lobe sampled is one the material reports, except the straight pass-through of eta 1
+    # (its interface is sampled as a delta lobe whatever the roughness).
+    refracting = rows["params"][valid, 8] != 1
+    assert np.all((lobe & ~scalar["lobe_types"][valid])[refracting] == 0)
 
 
 def test_standard_reference_sampling_lanes(isa):

@@ -371,17 +371,17 @@ void registerRenderingBindings(py::module_& root)
         input("params", MaterialLanesCheck::kParams, io.params);
         const py::ssize_t n = py::ssize_t(io.count);
         py::array_t<float> eval({n, py::ssize_t(3)}), pdf(n), wo({n, py::ssize_t(3)}), weight({n, py::ssize_t(3)}), samplePdf(n);
-        py::array_t<uint32_t> lobe(n), finalNext(n);
+        py::array_t<uint32_t> lobe(n), lobeTypes(n), finalNext(n);
         py::array_t<uint8_t> valid(n);
         io.eval = eval.mutable_data(), io.pdf = pdf.mutable_data(), io.sampleWo = wo.mutable_data(), io.sampleWeight = weight.mutable_data();
         io.samplePdf = samplePdf.mutable_data(), io.sampleLobe = lobe.mutable_data(), io.sampleValid = valid.mutable_data();
-        io.finalNext = finalNext.mutable_data();
+        io.lobeTypes = lobeTypes.mutable_data(), io.finalNext = finalNext.mutable_data();
         {
             py::gil_scoped_release release;
             lanes ? materialLanesCheck(io) : materialScalarCheck(io);
         }
         return py::dict("eval"_a = eval, "pdf"_a = pdf, "wo"_a = wo, "weight"_a = weight, "sample_pdf"_a = samplePdf, "lobe"_a = lobe,
-                        "valid"_a = valid, "final_next"_a = finalNext);
+                        "valid"_a = valid, "lobe_types"_a = lobeTypes, "final_next"_a = finalNext);
     }, "kind"_a, "rows"_a, "seed"_a, "lanes"_a, "importance_sampling"_a = true);
 }
 } // namespace falcor::python

@@ -27,7 +27,7 @@ struct SampleGeneratorLanesCheck
 /// Standard: diffuse, specular, roughness, metallic, eta, transmission, diffuseTransmission,
 /// specularTransmission, thinSurface (> 0.5), activeLobes (an integer)) in the shading frame (T, B, N) at a hit seen from V (face normal faceN, frontFacing), queried
 /// with wo: eval, evalPdf, and (where `active`) sample with row k's TinyUniform generator (pixel
-/// (k, 0) at `seed`). All vectors are rows of 3 floats. finalNext as above.
+/// (k, 0) at `seed`), and its getLobeTypes. All vectors are rows of 3 floats. finalNext as above.
 struct MaterialLanesCheck
 {
     enum class Kind : uint32_t
@@ -50,6 +50,7 @@ struct MaterialLanesCheck
     float *sampleWo = nullptr, *sampleWeight = nullptr, *samplePdf = nullptr;
     uint32_t* sampleLobe = nullptr;
     uint8_t* sampleValid = nullptr;
+    uint32_t* lobeTypes = nullptr; ///< getLobeTypes().
     uint32_t* finalNext = nullptr;
 };
 

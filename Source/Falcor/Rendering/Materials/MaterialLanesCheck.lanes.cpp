@@ -118,6 +118,7 @@ void runMaterialLanes(const MaterialLanesCheck& io, MakeScalarInstance&& makeSca
         auto sg = TinyUniformSampleGeneratorT<UintLanes<kLanes>>::gather(gens.data(), rows, n);
         const F3 f = evalInstance(mi, sd, wo, sg);
         const F pdf = mi.evalPdf(sd, wo, io.importanceSampling);
+        const auto lobes = mi.getLobeTypes();
         BSDFSampleT<F> s;
         const Mask valid = mi.sample(sd, sg, s, io.importanceSampling, active);
         sg.scatter(gens.data(), rows, n);
@@ -130,6 +131,7 @@ void runMaterialLanes(const MaterialLanesCheck& io, MakeScalarInstance&& makeSca
             io.samplePdf[rows[i]] = s.pdf[i];
             io.sampleLobe[rows[i]] = s.lobeType[i];
             io.sampleValid[rows[i]] = valid[i];
+            io.lobeTypes[rows[i]] = laneValue(lobes, i);
         }
     }
     for (size_t k = 0; k < io.count; ++k)
@@ -224,6 +226,7 @@ void runMaterialScalar(const MaterialLanesCheck& io, Instance (*makeInstance)(co
         storeRow3(io.sampleWeight, k, s.weight);
         io.samplePdf[k] = s.pdf;
         io.sampleLobe[k] = s.lobeType;
+        io.lobeTypes[k] = mi.getLobeTypes();
         io.finalNext[k] = gens[k].next();
     }
 }

@@ -77,7 +77,7 @@ struct StandardMaterialInstanceT
         return p;
     }
 
-    uint32_t getLobeTypes() const { return data.getLobeTypes(); }
+    U getLobeTypes() const { return data.getLobeTypes(); }
 
     /// Lane i as a one-path instance (for the scalar fallback of one lane, or its properties).
     StandardMaterialInstanceT<float> lane(int i) const

@@ -28,21 +28,17 @@ struct StandardBSDFDataT
     F specularTransmission = 0.f; ///< Mix of the opaque BRDFs (0) and the dielectric BSDF (1).
     MaskOf<F> thinSurface = false;
 
-    /// One path's lobes (F = float only).
-    uint32_t getLobeTypes() const
+    /// The lobes these parameters have, per lane.
+    UintOf<F> getLobeTypes() const
     {
-        const bool isDelta = roughness * roughness < kMinGGXAlpha;
-        uint32_t lobes = isDelta ? kLobeDeltaReflection : kLobeSpecularReflection;
-        if (anyPositive(diffuse) && specularTransmission < 1.f)
-        {
-            if (diffuseTransmission < 1.f)
-                lobes |= kLobeDiffuseReflection;
-            if (diffuseTransmission > 0.f)
-                lobes |= kLobeDiffuseTransmission;
-        }
-        if (specularTransmission > 0.f)
-            lobes |= isDelta ? kLobeDeltaTransmission : kLobeSpecularTransmission;
-        return lobes;
+        using U = UintOf<F>;
+        const MaskOf<F> isDelta = roughness * roughness < kMinGGXAlpha;
+        U lobes = select(isDelta, U(kLobeDeltaReflection), U(kLobeSpecularReflection));
+        const MaskOf<F> diffuseLobes = anyPositive(diffuse) && specularTransmission < 1.f;
+        lobes = select(diffuseLobes && diffuseTransmission < 1.f, lobes | kLobeDiffuseReflection, lobes);
+        lobes = select(diffuseLobes && diffuseTransmission > 0.f, lobes | kLobeDiffuseTransmission, lobes);
+        const U transmission = select(isDelta, U(kLobeDeltaTransmission), U(kLobeSpecularTransmission));
+        return select(specularTransmission > 0.f, lobes | transmission, lobes);
     }
 
     /// Lane i as one path's parameters, and back.
