@@ -1,5 +1,6 @@
 #pragma once
 #include "Rendering/Materials/BSDFProperties.h"
+#include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
 #include "Rendering/Materials/ShadingUtils.h"
 #include <optional>
@@ -115,12 +116,12 @@ private:
     template<typename SampleGenerator>
     Mask sampleReference(const F3& wiLocal, BSDFSampleT<F>& s, SampleGenerator& sg, const Mask& active) const
     {
-        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg, active), s.pdf);
+        s.wo = sampleCosineHemisphereConcentric(detail::sampleNext2DWhere<F>(sg, active), s.pdf);
         s.lobeType = kLobeDiffuseReflection;
         const Mask transmissive = isTransmissive();
         if (any(transmissive))
         {
-            const Mask below = transmissive && sampleNext1D(sg, active && transmissive) < 0.5f;
+            const Mask below = transmissive && detail::sampleNext1DWhere<F>(sg, active && transmissive) < 0.5f;
             s.wo.z() = select(below, -s.wo.z(), s.wo.z());
             s.lobeType = select(below, U(kLobeDiffuseTransmission), s.lobeType);
             s.pdf = select(transmissive, s.pdf * 0.5f, s.pdf);

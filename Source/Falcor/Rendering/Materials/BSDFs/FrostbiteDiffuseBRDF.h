@@ -2,6 +2,7 @@
 #include "Rendering/Materials/BSDFSample.h"
 #include "Rendering/Materials/Fresnel.h"
 #include "Utils/Math/MathHelpers.h"
+#include "Rendering/Lights/LightLanes.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 
 namespace falcor
@@ -31,7 +32,7 @@ struct FrostbiteDiffuseBRDFT
     template<typename SampleGenerator>
     MaskOf<F> sample(const F3& wi, BSDFSampleT<F>& s, SampleGenerator& sg, const MaskOf<F>& active = true) const
     {
-        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg, active), s.pdf);
+        s.wo = sampleCosineHemisphereConcentric(detail::sampleNext2DWhere<F>(sg, active), s.pdf);
         s.lobeType = kLobeDiffuseReflection;
         const MaskOf<F> valid = active && !eitherBelowMinCos(wi, s.wo);
         if (any(valid))

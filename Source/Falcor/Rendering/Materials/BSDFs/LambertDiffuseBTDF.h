@@ -1,6 +1,7 @@
 #pragma once
 #include "Rendering/Materials/BSDFSample.h"
 #include "Utils/Math/MathHelpers.h"
+#include "Rendering/Lights/LightLanes.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 
 namespace falcor
@@ -21,7 +22,7 @@ struct LambertDiffuseBTDFT
     template<typename SampleGenerator>
     MaskOf<F> sample(const F3& wi, BSDFSampleT<F>& s, SampleGenerator& sg, const MaskOf<F>& active = true) const
     {
-        s.wo = sampleCosineHemisphereConcentric(sampleNext2D(sg, active), s.pdf);
+        s.wo = sampleCosineHemisphereConcentric(detail::sampleNext2DWhere<F>(sg, active), s.pdf);
         s.wo.z() = -s.wo.z();
         s.lobeType = kLobeDiffuseTransmission;
         const MaskOf<F> valid = active && !belowMinCos(wi, s.wo);

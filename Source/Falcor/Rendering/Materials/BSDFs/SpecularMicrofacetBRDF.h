@@ -2,6 +2,7 @@
 #include "Rendering/Materials/BSDFSample.h"
 #include "Rendering/Materials/Fresnel.h"
 #include "Rendering/Materials/IsotropicGGX.h"
+#include "Rendering/Lights/LightLanes.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 
 namespace falcor
@@ -51,7 +52,7 @@ struct SpecularMicrofacetBRDFT
         if (any(rough))
         {
             F pdf;
-            const F3 h = sampleGGX_VNDF(alpha, wi, sampleNext2D(sg, rough), pdf);
+            const F3 h = sampleGGX_VNDF(alpha, wi, detail::sampleNext2DWhere<F>(sg, rough), pdf);
             const F wiDotH = dot(wi, h);
             const F3 wo = h * (2.f * wiDotH) - wi;
             s.wo = select(rough, wo, s.wo);

@@ -2,6 +2,7 @@
 #include "Rendering/Materials/BSDFSample.h"
 #include "Rendering/Materials/Fresnel.h"
 #include "Rendering/Materials/IsotropicGGX.h"
+#include "Rendering/Lights/LightLanes.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include <cfloat>
 
@@ -61,7 +62,7 @@ struct SpecularMicrofacetBSDFT
     {
         s.lobeType = kLobeSpecularReflection;
         const Mask facing = active && !(wi.z() < kMinCosTheta);
-        const F lobeSample = sampleNext1D(sg, facing);
+        const F lobeSample = detail::sampleNext1DWhere<F>(sg, facing);
         const Mask delta = alpha == 0.f;
         const Mask hasReflection = (activeLobes & select(delta, U(kLobeDeltaReflection), U(kLobeSpecularReflection))) != 0u;
         const Mask hasTransmission = (activeLobes & select(delta, U(kLobeDeltaTransmission), U(kLobeSpecularTransmission))) != 0u;
@@ -75,7 +76,7 @@ struct SpecularMicrofacetBSDFT
         if (any(rough))
         {
             F pdfH;
-            const F3 sampled = sampleGGX_VNDF(alpha, wi, sampleNext2D(sg, rough), pdfH);
+            const F3 sampled = sampleGGX_VNDF(alpha, wi, detail::sampleNext2DWhere<F>(sg, rough), pdfH);
             h = select(rough, sampled, h), pdf = select(rough, pdfH, pdf);
         }
         const F wiDotH = dot(wi, h);

@@ -117,7 +117,7 @@ public:
     {
         s = BSDFSampleT<F>{};
         F prob;
-        const Lobes picked = pickLobe(sampleNext1D(sg, active), prob);
+        const Lobes picked = pickLobe(detail::sampleNext1DWhere<F>(sg, active), prob);
         const Mask drawn = active && !(prob == 0.f);
         if (!any(drawn))
             return drawn;
