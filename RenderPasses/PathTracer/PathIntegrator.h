@@ -120,12 +120,19 @@ public:
     /// Whether hits may be shaded in SIMD lanes (PathShadeLanes.h): not while NRD data, which
     /// only the one-path code records and which every vertex may change, is asked for.
     bool canShadeInLanes() const { return !mOutputs.nrd && !mOutputs.nrdAdditional; }
-    /// Material types with a lane form (PathShadeLanes.h).
-    static constexpr bool hasLaneForm(MaterialType type) { return type == MaterialType::PBRTDiffuse || type == MaterialType::PBRTConductor; }
-    /// The type of the material the path hit (the hit must be valid).
-    MaterialType hitMaterialType(const PathState& path) const
+    /// Whether the material has a lane form (PathShadeLanes.h): the PBRT diffuse and conductor,
+    /// and the standard material unless it can refract into a volume (whose interior list only
+    /// the one-path code keeps).
+    static bool hasLaneForm(const MaterialData& m)
     {
-        return mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID).type;
+        const bool entersVolumes = !m.thinSurface && (m.diffuseTransmission > 0.f || m.specularTransmission > 0.f);
+        return m.type == MaterialType::PBRTDiffuse || m.type == MaterialType::PBRTConductor ||
+               (m.type == MaterialType::Standard && !entersVolumes);
+    }
+    /// The material the path hit (the hit must be valid).
+    const MaterialData& hitMaterial(const PathState& path) const
+    {
+        return mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID);
     }
     /// Whether the path's hit can join the SIMD shade stage: a material with a lane form seen from
     /// outside any dielectric volume, past the vertices whose guide data (the first two) only the
@@ -133,7 +140,7 @@ public:
     bool isLaneShadeable(const PathState& path) const
     {
         return path.hit.isValid() && path.interiorList.isEmpty() && (!mOutputs.guide || path.vertexIndex > 2) &&
-               hasLaneForm(hitMaterialType(path));
+               hasLaneForm(hitMaterial(path));
     }
 
     /// The material's part of handleHit, on the concrete material instance so that its BSDF

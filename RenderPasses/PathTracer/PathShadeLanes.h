@@ -11,6 +11,7 @@
 #include "PathIntegrator.h"
 #include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
+#include "Rendering/Materials/StandardMaterialInstance.h"
 #include "Scene/ShadingData.h"
 #include "Scene/TriangleHitLanes.h"
 #include <variant>
@@ -42,7 +43,7 @@ template<typename Material>
     requires requires(const Material& mi) { mi.lane(0); }
 auto shadingProperties(const Material& mi)
 {
-    using F = typename Material::F;
+    using F = std::decay_t<decltype(mi.sf.N.x())>;
     ShadingPropertiesLanes<F> props;
     for (int i = 0; i < kLaneWidth<F>; ++i)
     {
@@ -57,11 +58,13 @@ LaneMask<W> isInsideDielectricVolume(const PathVertexState<FloatLanes<W>>&)
 {
     return false; // Paths inside dielectrics are shaded one at a time (they need the interior list).
 }
-/// Lane materials have no lobe switch: they are the diffuse-only models.
+/// The lanes of `where` keep only `lobes` (setActiveLobes per lane); models without a lobe switch
+/// have one lobe and ignore it, as they do for one path.
 template<typename Material, int W>
-void restrictLobes(Material&, const LaneMask<W>&, uint32_t)
+void restrictLobes(Material& mi, const LaneMask<W>& where, uint32_t lobes)
 {
-    static_assert(!requires(Material& m) { m.activeLobes; }, "a lane material with selectable lobes needs restrictLobes");
+    if constexpr (requires { mi.activeLobes; })
+        mi.activeLobes = select(where, UintLanes<W>(lobes), mi.activeLobes);
 }
 template<int W>
 UintLanes<W> emissiveTriangleIndex(const EmissiveLightCollection& lights, const TriangleHitLanes<FloatLanes<W>>& hit)
@@ -81,7 +84,11 @@ template<typename Material, typename Gen, int W>
 vector<FloatLanes<W>, 3> evalBSDFWhere(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, const vector<FloatLanes<W>, 3>& wo, Gen& sg,
                                        const LaneMask<W>&)
 {
-    return mi.eval(sd, wo, sg); // Lane materials are deterministic: no draws to mask.
+    // Lane materials are deterministic: no draws to mask.
+    if constexpr (requires { mi.eval(sd, wo, sg); })
+        return mi.eval(sd, wo, sg);
+    else
+        return mi.eval(sd, wo);
 }
 template<typename Material, typename Gen, int W>
 LaneMask<W> sampleBSDF(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, Gen& sg, const LaneMask<W>& live,
@@ -107,13 +114,15 @@ ShadingData shadingDataLane(const ShadingDataT<FloatLanes<W>>& sd, int i, const 
     return one;
 }
 
-/// Lane i of `mi` set up by the one-path material setup of lane i's hit (every lane the scalar
-/// instance's bits); lanes past `count` repeat the last hit.
-template<int W, typename Instance, typename SG>
-void setUpLanesOneByOne(Instance& mi, const PathIntegrator<SG>& integrator, const Scene& scene, const ShadingDataT<FloatLanes<W>>& sd,
-                        const PathState* paths, const uint32_t* index, int count)
+/// Lane instances (`Instance`, of FloatLanes<W>) set up lane by lane by the one-path material
+/// setup of each lane's hit (textures, normal maps, emission), so every lane has the scalar
+/// instance's bits; lanes past `count` repeat the last hit.
+template<typename Instance, int W, typename SG>
+Instance setUpLanesOneByOne(const PathIntegrator<SG>& integrator, const Scene& scene, const ShadingDataT<FloatLanes<W>>& sd,
+                            const PathState* paths, const uint32_t* index, int count)
 {
-    using ScalarInstance = decltype(mi.lane(0));
+    using ScalarInstance = decltype(std::declval<const Instance&>().lane(0));
+    Instance mi;
     for (int i = 0; i < W; ++i)
     {
         const int source = std::min(i, count - 1);
@@ -123,6 +132,7 @@ void setUpLanesOneByOne(Instance& mi, const PathIntegrator<SG>& integrator, cons
                 mi.setLane(i, instance);
         });
     }
+    return mi;
 }
 
 /// The PBRT diffuse material of every lane. From the material constants when no lane has a base
@@ -134,7 +144,8 @@ PBRTDiffuseMaterialInstanceT<FloatLanes<W>> setUpDiffuseLanes(const PathIntegrat
                                                               const ShadingDataT<FloatLanes<W>>& sd, const PathState* paths,
                                                               const uint32_t* index, int count)
 {
-    PBRTDiffuseMaterialInstanceT<FloatLanes<W>> mi;
+    using Instance = PBRTDiffuseMaterialInstanceT<FloatLanes<W>>;
+    Instance mi;
     bool constant = !(integrator.materialHints() & kHintAdjustShadingNormal);
     LaneMask<W> doubleSided = false;
     for (int i = 0; i < W && constant; ++i)
@@ -150,20 +161,7 @@ PBRTDiffuseMaterialInstanceT<FloatLanes<W>> setUpDiffuseLanes(const PathIntegrat
         mi.sf.N = select(!sd.frontFacing && doubleSided, -sd.frame.N, sd.frame.N);
         return mi;
     }
-    setUpLanesOneByOne<W>(mi, integrator, scene, sd, paths, index, count);
-    return mi;
-}
-
-/// The PBRT conductor of every lane, lane by lane through the one-path setup (roughness, eta and
-/// k come from textures or constants there).
-template<int W, typename SG>
-PBRTConductorMaterialInstanceT<FloatLanes<W>> setUpConductorLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
-                                                                  const ShadingDataT<FloatLanes<W>>& sd, const PathState* paths,
-                                                                  const uint32_t* index, int count)
-{
-    PBRTConductorMaterialInstanceT<FloatLanes<W>> mi;
-    setUpLanesOneByOne<W>(mi, integrator, scene, sd, paths, index, count);
-    return mi;
+    return setUpLanesOneByOne<Instance>(integrator, scene, sd, paths, index, count);
 }
 
 /// The lane form of a one-path sample generator class template: G<uint32_t> -> G<UintLanes<W>>.

@@ -27,13 +27,18 @@ template<typename SG>
 void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
                     std::span<const uint32_t> queue)
 {
-    // Per material: lanes share one BSDF. Kept per thread so the queues stay allocated.
-    thread_local std::vector<uint32_t> diffuse, conductor;
-    diffuse.clear(), conductor.clear();
+    // Per material model: lanes share one BSDF. Kept per thread so the queues stay allocated.
+    thread_local std::vector<uint32_t> diffuse, conductor, standard;
+    diffuse.clear(), conductor.clear(), standard.clear();
     for (uint32_t i : queue)
-        (integrator.hitMaterialType(paths[i]) == MaterialType::PBRTDiffuse ? diffuse : conductor).push_back(i);
+    {
+        const MaterialType type = integrator.hitMaterial(paths[i]).type;
+        (type == MaterialType::PBRTDiffuse ? diffuse : type == MaterialType::PBRTConductor ? conductor : standard).push_back(i);
+    }
+    using F = FloatLanes<kLanes>;
     shadeInChunks(integrator, scene, paths, generators, diffuse, [](auto&&... args) { return setUpDiffuseLanes<kLanes>(args...); });
-    shadeInChunks(integrator, scene, paths, generators, conductor, [](auto&&... args) { return setUpConductorLanes<kLanes>(args...); });
+    shadeInChunks(integrator, scene, paths, generators, conductor, [](auto&&... args) { return setUpLanesOneByOne<PBRTConductorMaterialInstanceT<F>>(args...); });
+    shadeInChunks(integrator, scene, paths, generators, standard, [](auto&&... args) { return setUpLanesOneByOne<StandardMaterialInstanceT<F>>(args...); });
 }
 
 template void shadeLaneQueue(const PathIntegrator<TinyUniformSampleGenerator>&, const Scene&, std::span<PathState>,
