@@ -21,13 +21,17 @@ void shadeInChunks(const PathIntegrator<SG>& integrator, const Scene& scene, std
         shadeLanes<kLanes, SG, LaneSG>(integrator, scene, paths.data(), generators.data(), queue.data() + start, count, setUp);
     }
 }
+/// Lanes of `Instance` set up by the one-path setup (setUpLanesOneByOne), as shadeInChunks calls it.
+template<typename Instance>
+constexpr auto setUpOneByOne = [](auto&&... args) { return setUpLanesOneByOne<Instance>(args...); };
 } // namespace
 
 template<typename SG>
 void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
                     std::span<const uint32_t> queue)
 {
-    // Per material model: lanes share one BSDF. Kept per thread so the queues stay allocated.
+    // One queue per material model (the queue holds only PathIntegrator::hasLaneForm materials):
+    // lanes share one BSDF. Kept per thread so the queues stay allocated.
     thread_local std::vector<uint32_t> diffuse, conductor, standard;
     diffuse.clear(), conductor.clear(), standard.clear();
     for (uint32_t i : queue)
@@ -37,8 +41,8 @@ void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, st
     }
     using F = FloatLanes<kLanes>;
     shadeInChunks(integrator, scene, paths, generators, diffuse, [](auto&&... args) { return setUpDiffuseLanes<kLanes>(args...); });
-    shadeInChunks(integrator, scene, paths, generators, conductor, [](auto&&... args) { return setUpLanesOneByOne<PBRTConductorMaterialInstanceT<F>>(args...); });
-    shadeInChunks(integrator, scene, paths, generators, standard, [](auto&&... args) { return setUpLanesOneByOne<StandardMaterialInstanceT<F>>(args...); });
+    shadeInChunks(integrator, scene, paths, generators, conductor, setUpOneByOne<PBRTConductorMaterialInstanceT<F>>);
+    shadeInChunks(integrator, scene, paths, generators, standard, setUpOneByOne<StandardMaterialInstanceT<F>>);
 }
 
 template void shadeLaneQueue(const PathIntegrator<TinyUniformSampleGenerator>&, const Scene&, std::span<PathState>,
