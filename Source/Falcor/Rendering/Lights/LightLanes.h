@@ -1,8 +1,8 @@
 #pragma once
-// What the light samplers' lane-generic code shares: random draws made only by the paths that
-// would draw, float-to-index conversion, and running a scalar function lane by lane (texture
-// lookups, the LightBVH sampler) for F = FloatLanes<W>. For F = float every helper is the plain
-// scalar statement.
+// What the light samplers' lane-generic code shares: running a scalar function lane by lane
+// (texture lookups, the LightBVH sampler) for F = FloatLanes<W>, and the lane streams it needs.
+// For F = float every helper is the plain scalar statement. (Draws made only by the paths that
+// would draw, sampleNext1DWhere, are the sample generators': Utils/Sampling/SampleGeneratorHelpers.h.)
 #include "Utils/Math/Vector.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include "Utils/Simd/Lane.h"
@@ -11,24 +11,6 @@
 
 namespace falcor::detail
 {
-/// A uniform number in [0, 1) drawn in the lanes of `active` only (the others keep their
-/// generator state; their number is unspecified). One path: a draw if active, else 0.
-template<typename F, typename SampleGenerator>
-FALCOR_LANE_INLINE F sampleNext1DWhere(SampleGenerator& sg, const MaskOf<F>& active)
-{
-    if constexpr (kLaneWidth<F> == 1)
-        return active ? sampleNext1D(sg) : 0.f;
-    else
-        return sampleNext1D(sg, active);
-}
-
-template<typename F, typename SampleGenerator>
-FALCOR_LANE_INLINE vector<F, 2> sampleNext2DWhere(SampleGenerator& sg, const MaskOf<F>& active)
-{
-    const F x = sampleNext1DWhere<F>(sg, active);
-    return vector<F, 2>(x, sampleNext1DWhere<F>(sg, active));
-}
-
 /// Calls visit(i) for every lane i of `mask`, lowest first.
 template<typename Mask, typename Visit>
 FALCOR_LANE_INLINE void forEachLane(const Mask& mask, Visit&& visit)

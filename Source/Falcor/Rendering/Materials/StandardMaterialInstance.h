@@ -1,6 +1,6 @@
 #pragma once
 #include "Rendering/Materials/BSDFProperties.h"
-#include "Rendering/Lights/LightLanes.h"
+#include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include "Rendering/Materials/BSDFs/StandardBSDF.h"
 #include "Rendering/Materials/ShadingUtils.h"
 #include <optional>

@@ -62,6 +62,27 @@ auto sampleNext2D(SampleGenerator& sg, const Mask& active)
     return vector<decltype(x), 2>(x, sampleNext1D(sg, active));
 }
 
+namespace detail
+{
+/// A uniform number in [0, 1) drawn in the lanes of `active` only (the others keep their
+/// generator state; their number is unspecified). One path: a draw if active, else 0.
+template<typename F, typename SampleGenerator>
+FALCOR_LANE_INLINE F sampleNext1DWhere(SampleGenerator& sg, const MaskOf<F>& active)
+{
+    if constexpr (kLaneWidth<F> == 1)
+        return active ? sampleNext1D(sg) : 0.f;
+    else
+        return sampleNext1D(sg, active);
+}
+
+template<typename F, typename SampleGenerator>
+FALCOR_LANE_INLINE vector<F, 2> sampleNext2DWhere(SampleGenerator& sg, const MaskOf<F>& active)
+{
+    const F x = sampleNext1DWhere<F>(sg, active);
+    return vector<F, 2>(x, sampleNext1DWhere<F>(sg, active));
+}
+} // namespace detail
+
 /// What lane generators share: moving one lane's stream to and from the scalar generator of the
 /// same kind (a path leaving the lanes for scalar code, and back), and gathering the streams of
 /// W paths from an array of scalar generators. `Derived` and `Scalar` (whose friend this is) hold

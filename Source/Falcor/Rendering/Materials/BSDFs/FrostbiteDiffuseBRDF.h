@@ -2,7 +2,7 @@
 #include "Rendering/Materials/BSDFSample.h"
 #include "Rendering/Materials/Fresnel.h"
 #include "Utils/Math/MathHelpers.h"
-#include "Rendering/Lights/LightLanes.h"
+#include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 
 namespace falcor

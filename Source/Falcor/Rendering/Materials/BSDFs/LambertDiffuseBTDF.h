@@ -1,7 +1,7 @@
 #pragma once
 #include "Rendering/Materials/BSDFSample.h"
 #include "Utils/Math/MathHelpers.h"
-#include "Rendering/Lights/LightLanes.h"
+#include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 
 namespace falcor

@@ -2,7 +2,7 @@
 #include "Rendering/Materials/BSDFSample.h"
 #include "Rendering/Materials/Fresnel.h"
 #include "Rendering/Materials/IsotropicGGX.h"
-#include "Rendering/Lights/LightLanes.h"
+#include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include "Utils/Sampling/SampleGeneratorHelpers.h"
 #include <cfloat>
 
