@@ -84,11 +84,7 @@ template<typename Material, typename Gen, int W>
 vector<FloatLanes<W>, 3> evalBSDFWhere(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, const vector<FloatLanes<W>, 3>& wo, Gen& sg,
                                        const LaneMask<W>&)
 {
-    // Lane materials are deterministic: no draws to mask.
-    if constexpr (requires { mi.eval(sd, wo, sg); })
-        return mi.eval(sd, wo, sg);
-    else
-        return mi.eval(sd, wo);
+    return evalBSDF(mi, sd, wo, sg); // Lane materials are deterministic: no draws to mask.
 }
 template<typename Material, typename Gen, int W>
 LaneMask<W> sampleBSDF(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd, Gen& sg, const LaneMask<W>& live,

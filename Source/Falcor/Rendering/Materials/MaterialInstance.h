@@ -10,10 +10,10 @@
 
 namespace falcor
 {
-/// f(wi, wo)·|cos θo| of a concrete material instance (or of a MaterialInstance); layered
-/// materials are stochastic and draw from `sg`, the others do not take it.
-template<typename Instance, typename SampleGenerator>
-float3 evalBSDF(const Instance& mi, const ShadingData& sd, const float3& wo, SampleGenerator& sg)
+/// f(wi, wo)·|cos θo| of a concrete material instance (or of a MaterialInstance), of one hit or
+/// of lanes; layered materials are stochastic and draw from `sg`, the others do not take it.
+template<typename Instance, typename SD, typename F3, typename SampleGenerator>
+F3 evalBSDF(const Instance& mi, const SD& sd, const F3& wo, SampleGenerator& sg)
 {
     if constexpr (requires { mi.eval(sd, wo, sg); })
         return mi.eval(sd, wo, sg);

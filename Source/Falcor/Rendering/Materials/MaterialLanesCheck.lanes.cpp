@@ -1,6 +1,7 @@
 // The lane kernels behind MaterialLanesCheck.h, compiled once per ISA (Utils/Simd/IsaKernels.h),
 // and (in the baseline compile) the dispatchers and the scalar references.
 #include "Rendering/Materials/MaterialLanesCheck.h"
+#include "Rendering/Materials/MaterialInstance.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
 #include "Rendering/Materials/StandardMaterialInstance.h"
 #include "Utils/Sampling/TinyUniformSampleGenerator.h"
@@ -71,15 +72,6 @@ StandardMaterialInstance rowStandard(const MaterialLanesCheck& io, size_t row)
     return mi;
 }
 
-/// eval of the instance: the stochastic ones take the generator, the others not.
-template<typename Instance, typename SD, typename F3, typename SampleGenerator>
-F3 evalInstance(const Instance& mi, const SD& sd, const F3& wo, SampleGenerator& sg)
-{
-    if constexpr (requires { mi.eval(sd, wo, sg); })
-        return mi.eval(sd, wo, sg);
-    else
-        return mi.eval(sd, wo);
-}
 } // namespace
 
 namespace FALCOR_ISA_NS
@@ -116,7 +108,7 @@ void runMaterialLanes(const MaterialLanesCheck& io, MakeScalarInstance&& makeSca
             active.set(i, i < n && io.active[rows[i]] != 0);
         }
         auto sg = TinyUniformSampleGeneratorT<UintLanes<kLanes>>::gather(gens.data(), rows, n);
-        const F3 f = evalInstance(mi, sd, wo, sg);
+        const F3 f = evalBSDF(mi, sd, wo, sg);
         const F pdf = mi.evalPdf(sd, wo, io.importanceSampling);
         const auto lobes = mi.getLobeTypes();
         BSDFSampleT<F> s;
@@ -218,7 +210,7 @@ void runMaterialScalar(const MaterialLanesCheck& io, Instance (*makeInstance)(co
         const ShadingData sd = rowShadingData(io, k);
         const Instance mi = makeInstance(io, k);
         const float3 wo = row3(io.wo, k);
-        storeRow3(io.eval, k, evalInstance(mi, sd, wo, gens[k]));
+        storeRow3(io.eval, k, evalBSDF(mi, sd, wo, gens[k]));
         io.pdf[k] = mi.evalPdf(sd, wo, io.importanceSampling);
         BSDFSample s;
         io.sampleValid[k] = io.active[k] && mi.sample(sd, gens[k], s, io.importanceSampling);
