@@ -3,7 +3,14 @@
 #include "Core/PluginRegistry.h"
 #include "Core/ThreadPool.h"
 #include "Rendering/Wavefront/Wavefront.h"
+#include "Utils/Simd/IsaKernels.h"
 #include <algorithm>
+#include <atomic>
+
+// The SIMD shade stage, compiled once per instruction set (MinimalShadeLanes.lanes.cpp).
+FALCOR_DECLARE_ISA_KERNEL(void, shadeMinimalLaneQueue,
+                          (const MinimalPathIntegrator& integrator, const Scene& scene, std::span<MinimalPathState> paths,
+                           std::span<UniformSampleGenerator> generators, std::span<const uint32_t> queue))
 
 namespace falcor
 {
@@ -30,6 +37,14 @@ MinimalPathTracer::MinimalPathTracer(const Properties& props)
         else
             warnUnknownProperty(key);
     }
+    scriptMethod("setSimdShading", [this](const PropertyValue::Array& args) {
+        FALCOR_CHECK(args.size() == 1 && args[0].type() == PropertyValue::Type::Bool, "MinimalPathTracer.setSimdShading takes one bool");
+        mSimdShading = args[0].getBool();
+        return PropertyValue();
+    });
+    scriptMethod("simdShadingStats", [this](const PropertyValue::Array&) {
+        return PropertyValue(PropertyValue::Object{{"laneShadedHits", mStats.laneShadedHits}, {"scalarShadedHits", mStats.scalarShadedHits}});
+    });
 }
 
 Properties MinimalPathTracer::getProperties() const
@@ -87,10 +102,15 @@ void MinimalPathTracer::execute(RenderContext*, const RenderData& renderData)
     // stay in cache. Paths are independent, so the split changes no bit of the image.
     const uint32_t rowsPerTile = std::clamp(kTilePaths / std::max(1u, frame.frameDim.x()), 1u, 64u);
     const uint32_t tileCount = (frame.frameDim.y() + rowsPerTile - 1) / rowsPerTile;
+    std::atomic<uint64_t> laneShadedHits = 0, scalarShadedHits = 0;
     parallelFor(tileCount, 1, [&](size_t t0, size_t t1) {
         for (size_t t = t0; t < t1; ++t)
-            renderRows(frame, uint32_t(t * rowsPerTile), std::min(frame.frameDim.y(), uint32_t((t + 1) * rowsPerTile)));
+        {
+            const ShadedHits hits = renderRows(frame, uint32_t(t * rowsPerTile), std::min(frame.frameDim.y(), uint32_t((t + 1) * rowsPerTile)));
+            laneShadedHits += hits.laneShadedHits, scalarShadedHits += hits.scalarShadedHits;
+        }
     });
+    mStats = {laneShadedHits, scalarShadedHits};
     ++mFrameCount;
 }
 
@@ -104,7 +124,7 @@ struct MinimalPathTracer::Tile
     WavefrontQueues queues;
 };
 
-void MinimalPathTracer::renderRows(const Frame& frame, uint32_t y0, uint32_t y1) const
+MinimalPathTracer::ShadedHits MinimalPathTracer::renderRows(const Frame& frame, uint32_t y0, uint32_t y1) const
 {
     thread_local Tile tile;
     const uint32_t width = frame.frameDim.x();
@@ -122,8 +142,10 @@ void MinimalPathTracer::renderRows(const Frame& frame, uint32_t y0, uint32_t y1)
             tile.paths[first + x] = MinimalPathIntegrator::startPath(dir, hit);
         }
     }
-    Wavefront<MinimalPathIntegrator, MinimalPathState, UniformSampleGenerator>(frame.scene, frame.integrator, tile.queues)
-        .run(tile.paths, tile.generators);
+    using MinimalWavefront = Wavefront<MinimalPathIntegrator, MinimalPathState, UniformSampleGenerator>;
+    MinimalWavefront wavefront(frame.scene, frame.integrator, tile.queues,
+                               mSimdShading ? MinimalWavefront::ShadeLanesFn(FALCOR_PICK_ISA_KERNEL(shadeMinimalLaneQueue)) : nullptr);
+    wavefront.run(tile.paths, tile.generators);
 
     tile.row.resize(width);
     for (uint32_t y = y0; y < y1; ++y)
@@ -135,6 +157,7 @@ void MinimalPathTracer::renderRows(const Frame& frame, uint32_t y0, uint32_t y1)
         }
         frame.output.storeRow(y, tile.row.data());
     }
+    return {wavefront.getLaneShadedHits(), wavefront.getScalarShadedHits()};
 }
 } // namespace falcor
 

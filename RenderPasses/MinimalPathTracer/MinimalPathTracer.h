@@ -19,7 +19,11 @@ namespace falcor
 /// Inputs `vbuffer` (required), `viewW` (optional: primary view directions, for depth of field).
 /// Output `color` (RGBA32Float, alpha 1). Random numbers: Falcor's uniform generator seeded with
 /// (pixel, frame), frames counted from the scene's assignment. Paths run as a wavefront
-/// (Rendering/Wavefront/Wavefront.h) over tiles of rows: MinimalPathIntegrator.h.
+/// (Rendering/Wavefront/Wavefront.h) over tiles of rows: MinimalPathIntegrator.h; hits on materials
+/// with a lane form are shaded W paths at a time in SIMD lanes (MinimalShadeLanes.lanes.cpp).
+/// Python: `setSimdShading(bool)` turns that off and on (the image is the same bits; for
+/// comparisons and measurements), `simdShadingStats()` the last frame's surface hits shaded in
+/// lanes and one path at a time.
 class MinimalPathTracer : public RenderPass
 {
     FALCOR_PLUGIN_CLASS(MinimalPathTracer, "MinimalPathTracer", "Minimal path tracer");
@@ -48,13 +52,20 @@ private:
         uint32_t seed; ///< This frame's seed of the per-pixel random streams.
     };
     struct Tile;
+    /// Surface hits shaded in SIMD lanes and one path at a time.
+    struct ShadedHits
+    {
+        uint64_t laneShadedHits = 0, scalarShadedHits = 0;
+    };
 
     /// Traces the paths of rows [y0, y1) as a wavefront and stores their radiance.
-    void renderRows(const Frame& frame, uint32_t y0, uint32_t y1) const;
+    ShadedHits renderRows(const Frame& frame, uint32_t y0, uint32_t y1) const;
 
     uint32_t mMaxBounces = 3;
     bool mComputeDirect = true;
     bool mUseImportanceSampling = true;
+    bool mSimdShading = true; ///< Python `setSimdShading(bool)`: hits with a lane form shaded in SIMD (same bits).
+    ShadedHits mStats;        ///< Of the last frame (`simdShadingStats()`).
 
     std::shared_ptr<Scene> mpScene;
     HitInfoLayout mHitInfo;
