@@ -1,12 +1,16 @@
 """MinimalPathTracer: per-pixel conformance with native Falcor 8 (oracle-pt, oracle-imgtest-mpt),
 its properties, that BSDF and cosine sampling converge to the same image, and that its wavefront
-gives the same bits on any thread count."""
+gives the same bits on any thread count and with its hits shaded in SIMD lanes at every width."""
 import numpy as np
 import pytest
 
 import falcor
 import gbuffer_oracle as go
+from helpers import HOST_ISAS, isa_fixture
 from pt_helpers import SCENES, agree, make_renderer, mean_and_stderr, render_frames, vbuffer_graph
+from test_wavefront import CONDUCTOR_BOX
+
+isa = pytest.fixture(params=HOST_ISAS)(isa_fixture)
 
 
 def oracle_point_light_scene(tmp_path):
@@ -133,3 +137,41 @@ def test_same_bits_on_one_and_two_threads(tmp_path):
         falcor.set_thread_count(threads)
     assert images[0].any() and np.isfinite(images[0]).all()
     assert images[0].tobytes() == images[1].tobytes()
+
+
+# The conductor box (PBRT diffuse and conductors, a standard emissive light) lit by analytic lights
+# too: a point light and a sun of finite size, whose samples draw random numbers.
+LIT_CONDUCTOR_BOX = CONDUCTOR_BOX + """
+bulb = PointLight('Bulb')
+bulb.position = float3(0.1, 0.45, 0.2)
+bulb.intensity = float3(0.2, 0.2, 0.2)
+sceneBuilder.addLight(bulb)
+sun = DistantLight('Sun')
+sun.direction = float3(-0.2, -1, -0.4)
+sun.angle = 0.1
+sceneBuilder.addLight(sun)
+"""
+
+
+def render_with_lanes(scene, props: dict, simd: bool):
+    g = vbuffer_graph("MinimalPathTracer", props)
+    m = make_renderer(scene, 64, 48, g)
+    g.get_pass("tracer").setSimdShading(simd)
+    return render_frames(m, g, 2), g.get_pass("tracer").simdShadingStats()
+
+
+def test_hits_shaded_in_lanes_give_the_one_path_bits(tmp_path, isa):
+    """PBRT diffuse, conductor and standard hits are shaded W paths at a time by the template that
+    shades one path (MinimalShadeLanes.lanes.cpp); the coated floor, whose BSDF draws when
+    evaluated, stays one path at a time between lane-shaded hits. Every width gives the bits of
+    setSimdShading(False), with and without computeDirect and importance sampling."""
+    (tmp_path / "box.pyscene").write_text(LIT_CONDUCTOR_BOX % str(SCENES / "CornellBoxGeometry.py"))
+    (tmp_path / "coated.pyscene").write_text(COATED_FLOOR_SCENE)
+    for scene, props, layered in [("box", {"maxBounces": 4}, False),
+                                  ("coated", {"maxBounces": 3, "computeDirect": False, "useImportanceSampling": False}, True)]:
+        scalar, stats = render_with_lanes(tmp_path / f"{scene}.pyscene", props, False)
+        assert stats["laneShadedHits"] == 0 and stats["scalarShadedHits"] > 0
+        image, stats = render_with_lanes(tmp_path / f"{scene}.pyscene", props, True)
+        assert stats["laneShadedHits"] > 0 and (stats["scalarShadedHits"] > 0) == layered, stats
+        assert scalar.any() and np.isfinite(scalar).all()
+        assert np.array_equal(scalar.view(np.uint32), image.view(np.uint32)), f"{scene} {isa}: {np.count_nonzero(scalar != image)} values differ"
