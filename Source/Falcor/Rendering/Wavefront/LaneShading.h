@@ -32,9 +32,10 @@ struct ShadingPropertiesLanes
     F roughness = 0.f;
 };
 
-/// Each lane's properties, from its one-lane instance.
+/// Each lane's properties, from its one-lane instance. (Lane instances only: one-path instances
+/// have `lane` too, and their properties are getProperties().)
 template<typename Material>
-    requires requires(const Material& mi) { mi.lane(0); }
+    requires(kLaneWidth<std::decay_t<decltype(std::declval<const Material&>().sf.N.x())>> > 1)
 auto shadingProperties(const Material& mi)
 {
     using F = std::decay_t<decltype(mi.sf.N.x())>;
