@@ -21,8 +21,8 @@ void shadeModel(const MinimalPathIntegrator& integrator, const Scene& scene, std
     const auto makeOne = [](int, const ShadingData& one) { return MinimalPathIntegrator::createMaterial(one); };
     shadeQueueInLanes<kLanes, MinimalPathVertexState<F>, LaneSG>(
         scene, paths, generators, queue, [](auto& lanes, auto& one, auto&& fn) { forEachMinimalPathField(lanes, one, fn); },
-        [&](const ShadingDataT<F>& sd) { return setUp(sd, makeOne); },
-        [&](auto& p, const ShadingDataT<F>& sd, const auto& mi, LaneSG& sg) { integrator.shadeHit(p, sd, mi, sg); });
+        [&](const ShadingDataT<F>& sd, const auto&) { return setUp(sd, makeOne); },
+        [&](auto& p, const auto&, const ShadingDataT<F>& sd, const auto& mi, LaneSG& sg) { integrator.shadeHit(p, sd, mi, sg); });
 }
 } // namespace
 

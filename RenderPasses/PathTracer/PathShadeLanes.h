@@ -2,12 +2,13 @@
 // The wavefront's SIMD shade stage: W paths whose hits have a lane form of their material are
 // shaded together by PathIntegrator::shadeHit over FloatLanes<W> (PathShading.inl), the same
 // template that shades one path. This header gives that template the lane forms of the calls it
-// makes with a mask of live paths (the one-path forms are at the top of PathShading.inl), and the
-// stage itself: gather W paths into lanes, shade, scatter them back.
+// makes with a mask of live paths (the one-path forms are at the top of PathShading.inl). The
+// stage itself (PathShadeLanes.lanes.cpp) gathers W paths into lanes, shades them and scatters
+// them back (shadeQueueInLanes, Rendering/Wavefront/LaneShading.h).
 //
 // Which materials have a lane form: PathIntegrator::hasLaneForm. Adding one is its BSDF written
-// over F (Rendering/Materials/BSDFs/), its case there, its set-up here and its queue in
-// PathShadeLanes.lanes.cpp.
+// over F (Rendering/Materials/BSDFs/), its case there and in isLaneModel (LaneShading.h), its
+// set-up there and its queue in PathShadeLanes.lanes.cpp.
 #include "PathIntegrator.h"
 #include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
@@ -69,62 +70,5 @@ LaneMask<W> sampleBSDF(const Material& mi, const ShadingDataT<FloatLanes<W>>& sd
                        BSDFSampleT<FloatLanes<W>>& bs, bool useImportanceSampling)
 {
     return mi.sample(sd, sg, bs, useImportanceSampling, live);
-}
-} // namespace falcor
-
-namespace falcor
-{
-/// The PathTracer's lane set-ups (Rendering/Wavefront/LaneShading.h): where the constants do not
-/// do, each lane is set up by PathIntegrator::createMaterial for its path; lanes past `count`
-/// repeat the last path.
-template<typename Instance, int W, typename SG>
-Instance setUpLanesOneByOne(const PathIntegrator<SG>& integrator, const Scene& scene, const ShadingDataT<FloatLanes<W>>& sd,
-                            const PathState* paths, const uint32_t* index, int count)
-{
-    return setUpLanesOneByOne<Instance>(scene, sd, [&](int i, const ShadingData& one) {
-        return integrator.createMaterial(paths[index[std::min(i, count - 1)]], one);
-    });
-}
-template<int W, typename SG>
-PBRTDiffuseMaterialInstanceT<FloatLanes<W>> setUpDiffuseLanes(const PathIntegrator<SG>& integrator, const Scene& scene,
-                                                              const ShadingDataT<FloatLanes<W>>& sd, const PathState* paths,
-                                                              const uint32_t* index, int count)
-{
-    return setUpDiffuseLanes(scene, sd, integrator.materialHints(), [&](int i, const ShadingData& one) {
-        return integrator.createMaterial(paths[index[std::min(i, count - 1)]], one);
-    });
-}
-
-/// Shades paths[index[0..count)] (count <= W, all hits on one lane material, whose lanes
-/// `setUp(integrator, scene, sd, paths, index, count)` returns), one per lane; lanes past `count`
-/// repeat the last path and are masked off.
-template<int W, typename SG, typename LaneSG, typename SetUp>
-void shadeLanes(const PathIntegrator<SG>& integrator, const Scene& scene, PathState* paths, SG* generators, const uint32_t* index, int count,
-                SetUp&& setUp)
-{
-    using F = FloatLanes<W>;
-    LaneMask<W> live = false;
-    PathVertexState<F> p;
-    TriangleHitLanes<F> hit;
-    for (int i = 0; i < W; ++i)
-    {
-        const PathState& one = paths[index[std::min(i, count - 1)]];
-        live.set(i, i < count);
-        forEachPathField(p, one, [i](auto& lanes, const auto& value) { setLaneValue(lanes, i, value); });
-        hit.setLane(i, one.hit);
-    }
-    LaneSG sg = LaneSG::gather(generators, index, count);
-    p.active = live;
-
-    // handleHit for paths outside any dielectric: a true intersection seen from vacuum.
-    ShadingDataT<F> sd = loadShadingData(scene, hit, p.dir, live);
-    sd.IoR = 1.f;
-    p.pathVertices = select(live, p.pathVertices + 1u, p.pathVertices);
-    auto mi = setUp(integrator, scene, sd, paths, index, count);
-    integrator.shadeHit(p, hit, sd, mi, sg);
-
-    for (int i = 0; i < count; ++i)
-        forEachPathField(p, paths[index[i]], [i](const auto& lanes, auto& value) { value = laneValue(lanes, i); });
-    sg.scatter(generators, index, count);
 }
 } // namespace falcor

@@ -10,39 +10,45 @@ namespace falcor::FALCOR_ISA_NS
 {
 namespace
 {
+using F = FloatLanes<kLanes>;
+
+/// Shades the paths of `queue` (hits of one material model, whose lanes `setUp(sd, makeOne)` sets
+/// up, makeOne(i, sd) being the one-path setup of lane i's hit) as handleHit does for paths outside
+/// any dielectric: a true intersection seen from vacuum (the shading data's IoR is 1).
 template<typename SG, typename SetUp>
-void shadeInChunks(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
-                   std::span<const uint32_t> queue, SetUp setUp)
+void shadeModel(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
+                std::span<const uint32_t> queue, SetUp&& setUp)
 {
     using LaneSG = typename LaneGeneratorOf<SG>::template type<kLanes>;
-    for (size_t start = 0; start < queue.size(); start += kLanes)
-    {
-        const int count = int(std::min<size_t>(kLanes, queue.size() - start));
-        shadeLanes<kLanes, SG, LaneSG>(integrator, scene, paths.data(), generators.data(), queue.data() + start, count, setUp);
-    }
+    shadeQueueInLanes<kLanes, PathVertexState<F>, LaneSG>(
+        scene, paths, generators, queue, [](auto& lanes, auto& one, auto&& fn) { forEachPathField(lanes, one, fn); },
+        [&](const ShadingDataT<F>& sd, const auto& pathOf) {
+            return setUp(sd, [&](int i, const ShadingData& one) { return integrator.createMaterial(pathOf(i), one); });
+        },
+        [&](PathVertexState<F>& p, const TriangleHitLanes<F>& hit, const ShadingDataT<F>& sd, auto& mi, LaneSG& sg) {
+            p.pathVertices = select(p.active, p.pathVertices + 1u, p.pathVertices);
+            integrator.shadeHit(p, hit, sd, mi, sg);
+        });
 }
-/// Lanes of `Instance` set up by the one-path setup (setUpLanesOneByOne), as shadeInChunks calls it.
-template<typename Instance>
-constexpr auto setUpOneByOne = [](auto&&... args) { return setUpLanesOneByOne<Instance>(args...); };
 } // namespace
 
 template<typename SG>
 void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
                     std::span<const uint32_t> queue)
 {
-    // One queue per material model (the queue holds only PathIntegrator::hasLaneForm materials):
-    // lanes share one BSDF. Kept per thread so the queues stay allocated.
-    thread_local std::vector<uint32_t> diffuse, conductor, standard;
-    diffuse.clear(), conductor.clear(), standard.clear();
-    for (uint32_t i : queue)
-    {
-        const MaterialType type = integrator.hitMaterial(paths[i]).type;
-        (type == MaterialType::PBRTDiffuse ? diffuse : type == MaterialType::PBRTConductor ? conductor : standard).push_back(i);
-    }
-    using F = FloatLanes<kLanes>;
-    shadeInChunks(integrator, scene, paths, generators, diffuse, [](auto&&... args) { return setUpDiffuseLanes<kLanes>(args...); });
-    shadeInChunks(integrator, scene, paths, generators, conductor, setUpOneByOne<PBRTConductorMaterialInstanceT<F>>);
-    shadeInChunks(integrator, scene, paths, generators, standard, setUpOneByOne<StandardMaterialInstanceT<F>>);
+    // The queue holds only PathIntegrator::hasLaneForm materials; lanes share one BSDF. Kept per
+    // thread so that the lists stay allocated.
+    thread_local LaneModelQueues models;
+    models.split(queue, [&](uint32_t i) { return integrator.hitMaterial(paths[i]).type; });
+    shadeModel(integrator, scene, paths, generators, models.diffuse, [&](const ShadingDataT<F>& sd, const auto& makeOne) {
+        return setUpDiffuseLanes(scene, sd, integrator.materialHints(), makeOne);
+    });
+    shadeModel(integrator, scene, paths, generators, models.conductor, [&](const ShadingDataT<F>& sd, const auto& makeOne) {
+        return setUpLanesOneByOne<PBRTConductorMaterialInstanceT<F>>(scene, sd, makeOne);
+    });
+    shadeModel(integrator, scene, paths, generators, models.standard, [&](const ShadingDataT<F>& sd, const auto& makeOne) {
+        return setUpLanesOneByOne<StandardMaterialInstanceT<F>>(scene, sd, makeOne);
+    });
 }
 
 template void shadeLaneQueue(const PathIntegrator<TinyUniformSampleGenerator>&, const Scene&, std::span<PathState>,

@@ -26,7 +26,7 @@ namespace falcor
 ///
 /// and of `Path`: `active`, `hit` (where its current segment ended), `shadow.pending` and
 /// `shadow.ray()`. Optional: `integrator.isLaneShadeable(path)`, for an integrator that also
-/// shades paths in SIMD lanes (a ShadeLanesFn given to the Wavefront; the PathTracer's).
+/// shades paths in SIMD lanes (a ShadeLanesFn given to the Wavefront: both path tracers').
 template<typename Integrator, typename Path, typename SG>
 concept WavefrontIntegrator =
     requires(const Integrator& integrator, Path& path, SG& sg, const TriangleHit& hit, bool occluded) {
