@@ -539,20 +539,12 @@ constexpr size_t kCacheResidentBytes = size_t(1) << 20;
 
 void Scene::closestHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<TriangleHit> hits) const
 {
-    if (mAccel.getStats().memoryBytes > kCacheResidentBytes)
-        return mAccel.closestHitStream(rays, cull, alphaTestFor(alphaTest), hits);
-    FALCOR_CHECK(hits.size() == rays.size(), "Scene::closestHitStream: ", hits.size(), " hits for ", rays.size(), " rays.");
-    for (size_t i = 0; i < rays.size(); ++i)
-        hits[i] = closestHit(rays[i], cull, alphaTest);
+    mAccel.closestHitStream(rays, cull, alphaTestFor(alphaTest), hits, mAccel.getStats().memoryBytes > kCacheResidentBytes);
 }
 
 void Scene::anyHitStream(std::span<const Ray> rays, RayCullMode cull, bool alphaTest, std::span<uint8_t> occluded) const
 {
-    if (mAccel.getStats().memoryBytes > kCacheResidentBytes)
-        return mAccel.anyHitStream(rays, cull, alphaTestFor(alphaTest), occluded);
-    FALCOR_CHECK(occluded.size() == rays.size(), "Scene::anyHitStream: ", occluded.size(), " results for ", rays.size(), " rays.");
-    for (size_t i = 0; i < rays.size(); ++i)
-        occluded[i] = anyHit(rays[i], cull, alphaTest);
+    mAccel.anyHitStream(rays, cull, alphaTestFor(alphaTest), occluded, mAccel.getStats().memoryBytes > kCacheResidentBytes);
 }
 
 void Scene::castRays(std::span<const Ray> rays, std::span<TriangleHit> hits, RayCullMode cull, bool alphaTest) const

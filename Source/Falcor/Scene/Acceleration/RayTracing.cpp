@@ -385,23 +385,25 @@ struct SceneAccel::Impl
 
     SceneView view() const { return {tlas, meshes, instances, sceneMagnitude}; }
 
-    TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit) const
+    TriangleHit trace(const Ray& ray, RayCullMode cull, const AlphaTest* alphaTest, bool anyHit,
+                      const TraversalKernels& kernels = activeKernels()) const
     {
         if (!isQueryable(ray))
             return TriangleHit{};
-        return finishedHit(activeKernels().traceScene(view(), SceneQuery{ray, cull, alphaTest, anyHit}));
+        return finishedHit(kernels.traceScene(view(), SceneQuery{ray, cull, alphaTest, anyHit}));
     }
 
-    void traceStream(const SceneStream& stream) const
+    void traceStream(const SceneStream& stream, bool interleave) const
     {
+        const TraversalKernels& kernels = activeKernels(); // Once per stream, not per ray.
         // Too few rays to interleave, or nothing to gain: one at a time skips the stream's bookkeeping.
-        if (stream.rays.size() < kMinStreamRays || isCoherentStream(stream.rays, maxAbs(bounds.extent())))
+        if (!interleave || stream.rays.size() < kMinStreamRays || isCoherentStream(stream.rays, maxAbs(bounds.extent())))
         {
             for (size_t i = 0; i < stream.rays.size(); ++i)
-                stream.write(i, trace(stream.rays[i], stream.cull, stream.alphaTest, stream.anyHit));
+                stream.write(i, trace(stream.rays[i], stream.cull, stream.alphaTest, stream.anyHit, kernels));
             return;
         }
-        activeKernels().traceStream(view(), stream);
+        kernels.traceStream(view(), stream);
     }
 };
 
@@ -535,16 +537,18 @@ bool SceneAccel::anyHit(const Ray& ray, RayCullMode cull, const AlphaTest* alpha
     return mpImpl->trace(ray, cull, alphaTest, true).isValid();
 }
 
-void SceneAccel::closestHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<TriangleHit> hits) const
+void SceneAccel::closestHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<TriangleHit> hits,
+                                  bool interleave) const
 {
     FALCOR_CHECK(hits.size() == rays.size(), "SceneAccel::closestHitStream: ", hits.size(), " hits for ", rays.size(), " rays.");
-    mpImpl->traceStream({rays, cull, alphaTest, false, hits, {}});
+    mpImpl->traceStream({rays, cull, alphaTest, false, hits, {}}, interleave);
 }
 
-void SceneAccel::anyHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<uint8_t> occluded) const
+void SceneAccel::anyHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<uint8_t> occluded,
+                              bool interleave) const
 {
     FALCOR_CHECK(occluded.size() == rays.size(), "SceneAccel::anyHitStream: ", occluded.size(), " results for ", rays.size(), " rays.");
-    mpImpl->traceStream({rays, cull, alphaTest, true, {}, occluded});
+    mpImpl->traceStream({rays, cull, alphaTest, true, {}, occluded}, interleave);
 }
 
 const char* SceneAccel::getKernelIsa() { return &activeKernels() == &kSse2Kernels ? "sse2" : "avx2"; }

@@ -156,10 +156,13 @@ public:
 
     /// closestHit of every ray (hits[i] for rays[i]; same size), bit-identical to one call per ray
     /// but faster on large streams: several rays are traced interleaved, so that each one's next
-    /// node is loaded while the others work. Runs on the caller's thread.
-    void closestHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<TriangleHit> hits) const;
+    /// node is loaded while the others work. Runs on the caller's thread. `interleave` false traces
+    /// them one at a time (trees that stay in a core's cache gain nothing from interleaving).
+    void closestHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<TriangleHit> hits,
+                          bool interleave = true) const;
     /// anyHit of every ray (occluded[i] = 1 or 0 for rays[i]), as closestHitStream.
-    void anyHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<uint8_t> occluded) const;
+    void anyHitStream(std::span<const Ray> rays, RayCullMode cull, const AlphaTest* alphaTest, std::span<uint8_t> occluded,
+                      bool interleave = true) const;
 
     /// Instruction set of the traversal kernels in use: "avx2" when activeIsa() (Core/Isa.h) allows
     /// it (AVX-512 included), else "sse2". Results are bit-identical for every one.
