@@ -83,7 +83,9 @@ struct MinimalPathParams
 class MinimalPathIntegrator
 {
 public:
-    MinimalPathIntegrator(const Scene& scene, const MinimalPathParams& params) : mScene(scene), mParams(params) {}
+    MinimalPathIntegrator(const Scene& scene, const MinimalPathParams& params)
+        : mScene(scene), mParams(params), mLaneModels(scene, [](const MaterialData&) { return true; })
+    {}
 
     /// Starts a path at its primary hit (or miss) seen along `dir`.
     static MinimalPathState startPath(const float3& dir, const TriangleHit& primaryHit)
@@ -104,12 +106,9 @@ public:
 
     /// Whether the path's hit can be shaded in SIMD lanes (MinimalShadeLanes.lanes.cpp): a material
     /// with a lane form (LaneShading.h), whose evaluation draws no random numbers.
-    bool isLaneShadeable(const MinimalPathState& path) const { return path.hit.isValid() && isLaneModel(hitMaterial(path).type); }
-    /// The material the path hit (the hit must be valid).
-    const MaterialData& hitMaterial(const MinimalPathState& path) const
-    {
-        return mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID);
-    }
+    bool isLaneShadeable(const MinimalPathState& path) const { return path.hit.isValid() && laneModelOf(path) != MaterialType::Unknown; }
+    /// The lane model of the path's hit (isLaneModel), Unknown for none; the hit must be valid.
+    MaterialType laneModelOf(const MinimalPathState& path) const { return mLaneModels.of(path.hit); }
     /// The one-path material setup at a hit.
     static MaterialInstance createMaterial(const ShadingData& sd) { return createMaterialInstance(sd, TextureLod{}, kHintNone); }
 
@@ -263,5 +262,6 @@ private:
 
     const Scene& mScene;
     const MinimalPathParams& mParams;
+    InstanceLaneModels mLaneModels;
 };
 } // namespace falcor

@@ -31,7 +31,7 @@ void shadeMinimalLaneQueue(const MinimalPathIntegrator& integrator, const Scene&
 {
     // Lanes share one BSDF. Kept per thread so the lists stay allocated.
     thread_local LaneModelQueues models;
-    models.split(queue, [&](uint32_t i) { return integrator.hitMaterial(paths[i]).type; });
+    models.split(queue, [&](uint32_t i) { return integrator.laneModelOf(paths[i]); });
     shadeModel(integrator, scene, paths, generators, models.diffuse,
                [&](const ShadingDataT<F>& sd, auto& makeOne) { return setUpDiffuseLanes(scene, sd, kHintNone, makeOne); });
     shadeModel(integrator, scene, paths, generators, models.conductor, [&](const ShadingDataT<F>& sd, auto& makeOne) {

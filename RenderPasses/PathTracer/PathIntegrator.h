@@ -6,6 +6,7 @@
 #include "Rendering/Lights/LightHelpers.h"
 #include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/MaterialInstance.h"
+#include "Rendering/Wavefront/InstanceLaneModels.h"
 #include "Utils/Color/ColorHelpers.h"
 #include <cmath>
 #include <span>
@@ -70,7 +71,7 @@ class PathIntegrator
 public:
     PathIntegrator(const Scene& scene, const PathTracerParams& params, const PathTracerLights& lights, uint2 frameDim,
                    PathIntegratorOutputs outputs = {})
-        : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim), mOutputs(outputs)
+        : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim), mOutputs(outputs), mLaneModels(scene, &hasLaneForm)
     {}
 
     // A path advances one segment at a time, through the stages the wavefront (PathWavefront.h)
@@ -129,18 +130,15 @@ public:
         return m.type == MaterialType::PBRTDiffuse || m.type == MaterialType::PBRTConductor ||
                (m.type == MaterialType::Standard && !entersVolumes);
     }
-    /// The material the path hit (the hit must be valid).
-    const MaterialData& hitMaterial(const PathState& path) const
-    {
-        return mScene.getMaterial(mScene.getInstance(path.hit.instanceID).materialID);
-    }
+    /// The lane model of the path's hit (hasLaneForm), Unknown for none; the hit must be valid.
+    MaterialType laneModelOf(const PathState& path) const { return mLaneModels.of(path.hit); }
     /// Whether the path's hit can join the SIMD shade stage: a material with a lane form seen from
     /// outside any dielectric volume, past the vertices whose guide data (the first two) only the
     /// one-path code records.
     bool isLaneShadeable(const PathState& path) const
     {
         return path.hit.isValid() && path.interiorList.isEmpty() && (!mOutputs.guide || path.vertexIndex > 2) &&
-               hasLaneForm(hitMaterial(path));
+               laneModelOf(path) != MaterialType::Unknown;
     }
 
     /// The material's part of handleHit, on the concrete material instance so that its BSDF
@@ -240,6 +238,7 @@ private:
     const PathTracerLights& mLights;
     uint2 mFrameDim; ///< For ray differentials at primary hits.
     PathIntegratorOutputs mOutputs;
+    InstanceLaneModels mLaneModels;
 };
 } // namespace falcor
 

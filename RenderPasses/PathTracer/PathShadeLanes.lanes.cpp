@@ -39,7 +39,7 @@ void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, st
     // The queue holds only PathIntegrator::hasLaneForm materials; lanes share one BSDF. Kept per
     // thread so that the lists stay allocated.
     thread_local LaneModelQueues models;
-    models.split(queue, [&](uint32_t i) { return integrator.hitMaterial(paths[i]).type; });
+    models.split(queue, [&](uint32_t i) { return integrator.laneModelOf(paths[i]); });
     shadeModel(integrator, scene, paths, generators, models.diffuse, [&](const ShadingDataT<F>& sd, const auto& makeOne) {
         return setUpDiffuseLanes(scene, sd, integrator.materialHints(), makeOne);
     });

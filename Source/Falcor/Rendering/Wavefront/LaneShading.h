@@ -7,6 +7,7 @@
 #include "Rendering/Materials/MaterialInstance.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
 #include "Rendering/Materials/StandardMaterialInstance.h"
+#include "Rendering/Wavefront/InstanceLaneModels.h"
 #include "Scene/Scene.h"
 #include "Scene/ShadingData.h"
 #include "Scene/TriangleHitLanes.h"
@@ -17,13 +18,6 @@
 
 namespace falcor
 {
-/// Whether the material model has a lane form here (its BSDF over F and a lane set-up below):
-/// PBRT diffuse, PBRT conductor and the standard material. None draws random numbers when evaluated.
-inline bool isLaneModel(MaterialType type)
-{
-    return type == MaterialType::PBRTDiffuse || type == MaterialType::PBRTConductor || type == MaterialType::Standard;
-}
-
 /// What shading reads of a lane material's properties, one value per lane.
 template<typename F>
 struct ShadingPropertiesLanes
