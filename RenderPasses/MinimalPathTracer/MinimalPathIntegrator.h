@@ -84,7 +84,7 @@ class MinimalPathIntegrator
 {
 public:
     MinimalPathIntegrator(const Scene& scene, const MinimalPathParams& params)
-        : mScene(scene), mParams(params), mLaneModels(scene, [](const MaterialData&) { return true; })
+        : mScene(scene), mParams(params), mLaneModels(scene)
     {}
 
     /// Starts a path at its primary hit (or miss) seen along `dir`.

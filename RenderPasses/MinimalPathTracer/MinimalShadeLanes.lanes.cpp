@@ -22,7 +22,7 @@ void shadeModel(const MinimalPathIntegrator& integrator, const Scene& scene, std
     shadeQueueInLanes<kLanes, MinimalPathVertexState<F>, LaneSG>(
         scene, paths, generators, queue, [](auto& lanes, auto& one, auto&& fn) { forEachMinimalPathField(lanes, one, fn); },
         [&](const ShadingDataT<F>& sd, const auto&) { return setUp(sd, makeOne); },
-        [&](auto& p, const auto&, const ShadingDataT<F>& sd, const auto& mi, LaneSG& sg) { integrator.shadeHit(p, sd, mi, sg); });
+        [&](auto& p, const auto&, const ShadingDataT<F>& sd, const auto& mi, LaneSG& sg, const auto&) { integrator.shadeHit(p, sd, mi, sg); });
 }
 } // namespace
 

@@ -71,7 +71,7 @@ class PathIntegrator
 public:
     PathIntegrator(const Scene& scene, const PathTracerParams& params, const PathTracerLights& lights, uint2 frameDim,
                    PathIntegratorOutputs outputs = {})
-        : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim), mOutputs(outputs), mLaneModels(scene, &hasLaneForm)
+        : mScene(scene), mParams(params), mLights(lights), mFrameDim(frameDim), mOutputs(outputs), mLaneModels(scene)
     {}
 
     // A path advances one segment at a time, through the stages the wavefront (PathWavefront.h)
@@ -121,24 +121,24 @@ public:
     /// Whether hits may be shaded in SIMD lanes (PathShadeLanes.h): not while NRD data, which
     /// only the one-path code records and which every vertex may change, is asked for.
     bool canShadeInLanes() const { return !mOutputs.nrd && !mOutputs.nrdAdditional; }
-    /// Whether the material has a lane form (PathShadeLanes.h): the PBRT diffuse and conductor,
-    /// and the standard material unless it can refract into a volume (whose interior list only
-    /// the one-path code keeps).
-    static bool hasLaneForm(const MaterialData& m)
-    {
-        const bool entersVolumes = !m.thinSurface && (m.diffuseTransmission > 0.f || m.specularTransmission > 0.f);
-        return m.type == MaterialType::PBRTDiffuse || m.type == MaterialType::PBRTConductor ||
-               (m.type == MaterialType::Standard && !entersVolumes);
-    }
-    /// The lane model of the path's hit (hasLaneForm), Unknown for none; the hit must be valid.
+    /// The lane model of the path's hit (isLaneModel), Unknown for none; the hit must be valid.
     MaterialType laneModelOf(const PathState& path) const { return mLaneModels.of(path.hit); }
-    /// Whether the path's hit can join the SIMD shade stage: a material with a lane form seen from
-    /// outside any dielectric volume, past the vertices whose guide data (the first two) only the
-    /// one-path code records.
+    /// Whether the path's hit can join the SIMD shade stage (PathShadeLanes.h): a material with a
+    /// lane form (PBRT diffuse and conductor, standard) seen from outside any dielectric volume
+    /// (volume absorption and nested dielectrics need the interior list, which only the one-path
+    /// code reads), past the vertices whose guide data (the first two) only the one-path code
+    /// records. A path refracting into a volume there enters it after the stage.
     bool isLaneShadeable(const PathState& path) const
     {
         return path.hit.isValid() && path.interiorList.isEmpty() && (!mOutputs.guide || path.vertexIndex > 2) &&
                laneModelOf(path) != MaterialType::Unknown;
+    }
+
+    /// A path that refracted at the hit enters (or leaves) the volume behind its surface.
+    static void enterVolume(PathState& path, const ShadingData& sd)
+    {
+        if (!sd.mtl->thinSurface)
+            path.interiorList.handleIntersection(sd.materialID, sd.mtl->nestedPriority, sd.frontFacing);
     }
 
     /// The material's part of handleHit, on the concrete material instance so that its BSDF

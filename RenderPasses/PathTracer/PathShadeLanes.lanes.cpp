@@ -14,7 +14,8 @@ using F = FloatLanes<kLanes>;
 
 /// Shades the paths of `queue` (hits of one material model, whose lanes `setUp(sd, makeOne)` sets
 /// up, makeOne(i, sd) being the one-path setup of lane i's hit) as handleHit does for paths outside
-/// any dielectric: a true intersection seen from vacuum (the shading data's IoR is 1).
+/// any dielectric: a true intersection seen from vacuum (the shading data's IoR is 1). The paths
+/// that refract into a volume then enter it (their interior list, which the lanes do not hold).
 template<typename SG, typename SetUp>
 void shadeModel(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
                 std::span<const uint32_t> queue, SetUp&& setUp)
@@ -25,9 +26,14 @@ void shadeModel(const PathIntegrator<SG>& integrator, const Scene& scene, std::s
         [&](const ShadingDataT<F>& sd, const auto& pathOf) {
             return setUp(sd, [&](int i, const ShadingData& one) { return integrator.createMaterial(pathOf(i), one); });
         },
-        [&](PathVertexState<F>& p, const TriangleHitLanes<F>& hit, const ShadingDataT<F>& sd, auto& mi, LaneSG& sg) {
-            p.pathVertices = select(p.active, p.pathVertices + 1u, p.pathVertices);
+        [&](PathVertexState<F>& p, const TriangleHitLanes<F>& hit, const ShadingDataT<F>& sd, auto& mi, LaneSG& sg, const auto& pathOf) {
+            const LaneMask<kLanes> live = p.active;
+            p.pathVertices = select(live, p.pathVertices + 1u, p.pathVertices);
             integrator.shadeHit(p, hit, sd, mi, sg);
+            // A path still active transmitted at this vertex when isTransmission is set (shadeHit
+            // resets it at every scatter).
+            detail::forEachLane(live && p.active && p.isTransmission,
+                                [&](int i) { integrator.enterVolume(pathOf(i), shadingDataLane(sd, i, scene.getMaterial(sd.materialID[i]))); });
         });
 }
 } // namespace
@@ -36,8 +42,8 @@ template<typename SG>
 void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, std::span<PathState> paths, std::span<SG> generators,
                     std::span<const uint32_t> queue)
 {
-    // The queue holds only PathIntegrator::hasLaneForm materials; lanes share one BSDF. Kept per
-    // thread so that the lists stay allocated.
+    // The queue holds only lane models (isLaneModel); lanes share one BSDF. Kept per thread so
+    // that the lists stay allocated.
     thread_local LaneModelQueues models;
     models.split(queue, [&](uint32_t i) { return integrator.laneModelOf(paths[i]); });
     shadeModel(integrator, scene, paths, generators, models.diffuse, [&](const ShadingDataT<F>& sd, const auto& makeOne) {

@@ -298,9 +298,8 @@ auto PathIntegrator<SG>::generateScatterRay(Path& path, const SD& sd, const Mate
         countBounce(path, BounceType::Transmission, transmission);
         path.isTransmission = path.isTransmission || transmission;
         path.origin = select(transmission, sd.computeRayOrigin(false), path.origin);
-        if constexpr (kLaneWidth<F> == 1)
-            if (!sd.mtl->thinSurface)
-                path.interiorList.handleIntersection(sd.materialID, sd.mtl->nestedPriority, sd.frontFacing);
+        if constexpr (kLaneWidth<F> == 1) // Lanes: after the SIMD stage (PathShadeLanes.lanes.cpp).
+            enterVolume(path, sd);
     }
     path.normal = select(sampled, sd.getOrientedFaceNormal(), path.normal);
     path.neePosW = select(sampled, sd.posW, path.neePosW);

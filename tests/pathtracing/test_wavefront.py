@@ -111,16 +111,19 @@ def test_mixed_scenes_give_the_one_path_bits(scene):
     assert_same_bits(scalar, image, scene)
 
 
-@pytest.mark.parametrize("scene", ["CornellBox.pyscene", "Materials.pyscene"])
+@pytest.mark.parametrize("scene", ["CornellBox.pyscene", "Materials.pyscene", "Dielectrics.pyscene"])
 @pytest.mark.parametrize("props", [{}, {"disableCaustics": True, "misHeuristic": "PowerTwo"}], ids=["defaults", "disableCaustics"])
 def test_standard_material_lanes_give_the_one_path_bits(scene, props):
-    """Standard materials (plastic, metal, thin translucent leaf; glass, which refracts into a
-    volume, stays one path at a time) in lanes, with lobes restricted per lane (disableCaustics)."""
+    """Standard materials (plastic, metal, thin translucent leaf, glass) in lanes, with lobes
+    restricted per lane (disableCaustics). Glass is shaded in lanes where a path meets it from
+    outside any volume (a path that refracts enters the volume after the SIMD stage); inside, one
+    path at a time. In the Dielectrics scene that makes 2.2-3 lane hits for one other (1.0-1.2
+    when every glass hit was one path at a time)."""
     props = {"maxSurfaceBounces": 5, **props}
     scalar, _ = render(SCENES / scene, props, False, None)
     for isa in ISAS:
         image, stats = render(SCENES / scene, props, True, isa)
-        assert stats["laneShadedHits"] > stats["scalarShadedHits"], stats
+        assert stats["laneShadedHits"] > 2 * stats["scalarShadedHits"] if scene == "Dielectrics.pyscene" else stats["laneShadedHits"] > stats["scalarShadedHits"], stats
         assert_same_bits(scalar, image, f"{scene} {isa} {props}")
 
 

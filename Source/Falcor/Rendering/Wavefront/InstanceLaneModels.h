@@ -12,21 +12,20 @@ inline bool isLaneModel(MaterialType type)
     return type == MaterialType::PBRTDiffuse || type == MaterialType::PBRTConductor || type == MaterialType::Standard;
 }
 
-/// The lane model of every instance's material: its MaterialType when it has a lane form and the
-/// integrator takes it (`takes(material)`), else Unknown. A shade stage then classifies a hit by
-/// one lookup instead of reading its instance's and its material's records. Built per frame, as
-/// materials may change between frames.
+/// The lane model of every instance's material: its MaterialType when it has a lane form
+/// (isLaneModel), else Unknown. A shade stage then classifies a hit by one lookup instead of
+/// reading its instance's and its material's records. Built per frame, as materials may change
+/// between frames.
 class InstanceLaneModels
 {
 public:
-    template<typename Takes>
-    InstanceLaneModels(const Scene& scene, Takes&& takes)
+    explicit InstanceLaneModels(const Scene& scene)
     {
         mTypes.reserve(scene.getInstances().size());
         for (const Scene::Instance& instance : scene.getInstances())
         {
-            const MaterialData& m = scene.getMaterial(instance.materialID);
-            mTypes.push_back(isLaneModel(m.type) && takes(m) ? m.type : MaterialType::Unknown);
+            const MaterialType type = scene.getMaterial(instance.materialID).type;
+            mTypes.push_back(isLaneModel(type) ? type : MaterialType::Unknown);
         }
     }
 

@@ -136,9 +136,10 @@ struct LaneModelQueues
 /// Shades the paths of `queue` (hits on one lane material model) W at a time: each chunk's paths
 /// are gathered into the lanes of a `LanePath` (fields moved by `forEachField(lanes, one, fn)`,
 /// and `hit`), their generators into a `LaneSG`, their surface loaded in lanes and their material
-/// set up by `setUp(sd, pathOf)` (pathOf(i): lane i's path); `shade(p, hit, sd, mi, sg)` runs with
-/// `p.active` the live lanes, and the paths and streams are scattered back. Lanes past a chunk's
-/// end repeat its last path and are masked off.
+/// set up by `setUp(sd, pathOf)` (pathOf(i): lane i's path); `shade(p, hit, sd, mi, sg, pathOf)`
+/// runs with `p.active` the live lanes, and the paths and streams are scattered back (the fields
+/// of `forEachField`; shade may update the rest of a live lane's path through pathOf). Lanes past
+/// a chunk's end repeat its last path and are masked off.
 template<int W, typename LanePath, typename LaneSG, typename Path, typename SG, typename Fields, typename SetUp, typename Shade>
 void shadeQueueInLanes(const Scene& scene, std::span<Path> paths, std::span<SG> generators, std::span<const uint32_t> queue,
                        Fields&& forEachField, SetUp&& setUp, Shade&& shade)
@@ -161,8 +162,9 @@ void shadeQueueInLanes(const Scene& scene, std::span<Path> paths, std::span<SG> 
         LaneSG sg = LaneSG::gather(generators.data(), index, count);
         p.active = live;
         const ShadingDataT<F> sd = loadShadingData(scene, hit, p.dir, live);
-        auto mi = setUp(sd, [&](int i) -> const Path& { return paths[index[std::min(i, count - 1)]]; });
-        shade(p, hit, sd, mi, sg);
+        const auto pathOf = [&](int i) -> Path& { return paths[index[std::min(i, count - 1)]]; };
+        auto mi = setUp(sd, pathOf);
+        shade(p, hit, sd, mi, sg, pathOf);
         for (int i = 0; i < count; ++i)
             forEachField(p, paths[index[i]], [i](const auto& lanes, auto& value) { value = laneValue(lanes, i); });
         sg.scatter(generators.data(), index, count);
