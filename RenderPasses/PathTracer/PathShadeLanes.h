@@ -6,9 +6,10 @@
 // stage itself (PathShadeLanes.lanes.cpp) gathers W paths into lanes, shades them and scatters
 // them back (shadeQueueInLanes, Rendering/Wavefront/LaneShading.h).
 //
-// Which materials have a lane form: PathIntegrator::hasLaneForm. Adding one is its BSDF written
-// over F (Rendering/Materials/BSDFs/), its case there and in isLaneModel (LaneShading.h), its
-// set-up there and its queue in PathShadeLanes.lanes.cpp.
+// Which hits take lanes: PathIntegrator::isLaneShadeable (materials with a lane form, isLaneModel
+// in Rendering/Wavefront/InstanceLaneModels.h). Adding a material is its BSDF written over F
+// (Rendering/Materials/BSDFs/), its case in isLaneModel and LaneModelQueues, and its set-up and
+// queue in PathShadeLanes.lanes.cpp.
 #include "PathIntegrator.h"
 #include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"
