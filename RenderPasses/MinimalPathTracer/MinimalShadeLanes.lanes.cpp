@@ -32,13 +32,8 @@ void shadeMinimalLaneQueue(const MinimalPathIntegrator& integrator, const Scene&
     // Lanes share one BSDF. Kept per thread so the lists stay allocated.
     thread_local LaneModelQueues models;
     models.split(queue, [&](uint32_t i) { return integrator.laneModelOf(paths[i]); });
-    shadeModel(integrator, scene, paths, generators, models.diffuse,
-               [&](const ShadingDataT<F>& sd, auto& makeOne) { return setUpDiffuseLanes(scene, sd, kHintNone, makeOne); });
-    shadeModel(integrator, scene, paths, generators, models.conductor, [&](const ShadingDataT<F>& sd, auto& makeOne) {
-        return setUpLanesOneByOne<PBRTConductorMaterialInstanceT<F>>(scene, sd, makeOne);
-    });
-    shadeModel(integrator, scene, paths, generators, models.standard, [&](const ShadingDataT<F>& sd, auto& makeOne) {
-        return setUpLanesOneByOne<StandardMaterialInstanceT<F>>(scene, sd, makeOne);
+    models.shadeEach<kLanes>(scene, kHintNone, [&](std::span<const uint32_t> modelQueue, const auto& setUp) {
+        shadeModel(integrator, scene, paths, generators, modelQueue, setUp);
     });
 }
 } // namespace falcor::FALCOR_ISA_NS

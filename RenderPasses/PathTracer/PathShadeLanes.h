@@ -8,8 +8,8 @@
 //
 // Which hits take lanes: PathIntegrator::isLaneShadeable (materials with a lane form, isLaneModel
 // in Rendering/Wavefront/InstanceLaneModels.h). Adding a material is its BSDF written over F
-// (Rendering/Materials/BSDFs/), its case in isLaneModel and LaneModelQueues, and its set-up and
-// queue in PathShadeLanes.lanes.cpp.
+// (Rendering/Materials/BSDFs/) and its cases in isLaneModel and LaneModelQueues (queue, split,
+// set-up: Rendering/Wavefront/LaneShading.h).
 #include "PathIntegrator.h"
 #include "Rendering/Lights/LightLanes.h"
 #include "Rendering/Materials/PBRT/PBRTMaterials.h"

@@ -46,14 +46,8 @@ void shadeLaneQueue(const PathIntegrator<SG>& integrator, const Scene& scene, st
     // that the lists stay allocated.
     thread_local LaneModelQueues models;
     models.split(queue, [&](uint32_t i) { return integrator.laneModelOf(paths[i]); });
-    shadeModel(integrator, scene, paths, generators, models.diffuse, [&](const ShadingDataT<F>& sd, const auto& makeOne) {
-        return setUpDiffuseLanes(scene, sd, integrator.materialHints(), makeOne);
-    });
-    shadeModel(integrator, scene, paths, generators, models.conductor, [&](const ShadingDataT<F>& sd, const auto& makeOne) {
-        return setUpLanesOneByOne<PBRTConductorMaterialInstanceT<F>>(scene, sd, makeOne);
-    });
-    shadeModel(integrator, scene, paths, generators, models.standard, [&](const ShadingDataT<F>& sd, const auto& makeOne) {
-        return setUpLanesOneByOne<StandardMaterialInstanceT<F>>(scene, sd, makeOne);
+    models.shadeEach<kLanes>(scene, integrator.materialHints(), [&](std::span<const uint32_t> modelQueue, const auto& setUp) {
+        shadeModel(integrator, scene, paths, generators, modelQueue, setUp);
     });
 }
 

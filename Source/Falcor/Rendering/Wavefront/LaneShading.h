@@ -115,7 +115,8 @@ struct LaneGeneratorOf<Generator<uint32_t>>
 };
 
 /// A shade queue split by lane material model (isLaneModel), so that the lanes of a chunk share one
-/// BSDF. Kept from queue to queue so that the lists stay allocated.
+/// BSDF, and each model's lane set-up. Kept from queue to queue so that the lists stay allocated.
+/// Adding a lane model: its case in isLaneModel, a list here, its `split` case and its `shadeEach` call.
 struct LaneModelQueues
 {
     std::vector<uint32_t> diffuse, conductor, standard;
@@ -130,6 +131,23 @@ struct LaneModelQueues
             const MaterialType type = typeOf(i);
             (type == MaterialType::PBRTDiffuse ? diffuse : type == MaterialType::PBRTConductor ? conductor : standard).push_back(i);
         }
+    }
+
+    /// Calls shadeModel(queue, setUp) for each model's queue: setUp(sd, makeOne) returns the lanes'
+    /// material (PBRT diffuse from its constants when the set-up `hints` allow; otherwise lane by
+    /// lane by makeOne(i, sd), the integrator's one-path set-up of lane i's hit).
+    template<int W, typename ShadeModel>
+    void shadeEach(const Scene& scene, uint32_t hints, ShadeModel&& shadeModel) const
+    {
+        using F = FloatLanes<W>;
+        shadeModel(std::span<const uint32_t>(diffuse),
+                   [&](const ShadingDataT<F>& sd, const auto& makeOne) { return setUpDiffuseLanes(scene, sd, hints, makeOne); });
+        shadeModel(std::span<const uint32_t>(conductor), [&](const ShadingDataT<F>& sd, const auto& makeOne) {
+            return setUpLanesOneByOne<PBRTConductorMaterialInstanceT<F>>(scene, sd, makeOne);
+        });
+        shadeModel(std::span<const uint32_t>(standard), [&](const ShadingDataT<F>& sd, const auto& makeOne) {
+            return setUpLanesOneByOne<StandardMaterialInstanceT<F>>(scene, sd, makeOne);
+        });
     }
 };
 
