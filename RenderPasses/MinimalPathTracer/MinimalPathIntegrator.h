@@ -105,7 +105,7 @@ public:
     }
 
     /// Whether the path's hit can be shaded in SIMD lanes (MinimalShadeLanes.lanes.cpp): a material
-    /// with a lane form (LaneShading.h), whose evaluation draws no random numbers.
+    /// with a lane form (isLaneModel, InstanceLaneModels.h), whose evaluation draws no random numbers.
     bool isLaneShadeable(const MinimalPathState& path) const { return path.hit.isValid() && laneModelOf(path) != MaterialType::Unknown; }
     /// The lane model of the path's hit (isLaneModel), Unknown for none; the hit must be valid.
     MaterialType laneModelOf(const MinimalPathState& path) const { return mLaneModels.of(path.hit); }
